@@ -1,0 +1,257 @@
+// Package paketest is the conformance suite that every kexlab PAKE must pass
+// unchanged. Package pake runs it over every registered scheme; a scheme's
+// own tests may run it too.
+//
+// It checks, through the uniform pake.Scheme interface only:
+//   - an honest run gives equal, fresh keys, with the messages Info declares;
+//   - a wrong password never gives equal keys, and fails with
+//     pake.ErrAuthFailed where the scheme confirms keys;
+//   - every message with any single byte flipped (two bit patterns), cut
+//     short, extended or emptied is rejected with a typed error or leads to
+//     different keys, and never panics; a party that rejected a message
+//     refuses further use;
+//   - parties used out of order fail with pake.ErrState;
+//   - an augmented scheme's server works from the record without the
+//     password.
+package paketest
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/kexlab/kexlab/pake"
+)
+
+// Credentials used by the suite.
+var (
+	Honest = pake.Credentials{
+		Password: []byte("correct horse battery staple"),
+		ClientID: []byte("client@kexlab"),
+		ServerID: []byte("server.kexlab"),
+		Context:  []byte("kexlab conformance v1"),
+	}
+	wrongPassword = []byte("correct horse battery stapler")
+)
+
+// Conformance runs the whole suite against s.
+func Conformance(t *testing.T, s pake.Scheme) {
+	info := s.Info()
+	record, err := s.Register(rand.Reader, Honest)
+	if err != nil {
+		t.Fatalf("%s: Register: %v", info.Name, err)
+	}
+	if info.Augmented != (record != nil) {
+		t.Fatalf("%s: Augmented=%v but Register returned a record of %d bytes", info.Name, info.Augmented, len(record))
+	}
+	t.Run("honest", func(t *testing.T) { testHonest(t, s, record) })
+	t.Run("wrong-password", func(t *testing.T) { testWrongPassword(t, s) })
+	t.Run("tamper", func(t *testing.T) { testTamper(t, s, record) })
+	t.Run("state", func(t *testing.T) { testState(t, s, record) })
+}
+
+// parties creates a client and a server for one run. The server of an
+// augmented scheme is given no password.
+func parties(t *testing.T, s pake.Scheme, clientPW []byte, record []byte) (pake.Party, pake.Party) {
+	t.Helper()
+	cc := Honest
+	cc.Password = clientPW
+	sc := Honest
+	if s.Info().Augmented {
+		sc.Password = nil
+	}
+	c, err := s.NewClient(rand.Reader, cc)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	sv, err := s.NewServer(rand.Reader, sc, record)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
+	return c, sv
+}
+
+// run drives one exchange, turning a panic into a test failure.
+func run(t *testing.T, c, sv pake.Party, hook pake.Hook) (kc, ks []byte, tr pake.Transcript, err error) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("panic during exchange: %v", p)
+		}
+	}()
+	return pake.Run(c, sv, hook)
+}
+
+func testHonest(t *testing.T, s pake.Scheme, record []byte) {
+	info := s.Info()
+	var first []byte
+	for n := 0; n < 2; n++ {
+		c, sv := parties(t, s, Honest.Password, record)
+		kc, ks, tr, err := run(t, c, sv, nil)
+		if err != nil {
+			t.Fatalf("honest run failed: %v", err)
+		}
+		if !bytes.Equal(kc, ks) {
+			t.Fatalf("honest run: keys differ\nclient %x\nserver %x", kc, ks)
+		}
+		if len(kc) < 16 {
+			t.Fatalf("session key of %d bytes, want at least 16", len(kc))
+		}
+		if n == 1 && bytes.Equal(kc, first) {
+			t.Fatalf("two runs gave the same key %x: randomness not used", kc)
+		}
+		first = kc
+		if len(tr.Messages) != len(info.Messages) {
+			t.Fatalf("run sent %d messages, Info declares %d", len(tr.Messages), len(info.Messages))
+		}
+		for i, m := range info.Messages {
+			if m.From != pake.Role(i%2) {
+				t.Errorf("Info message %d (%s) from %v, but messages alternate from the client", i, m.Name, m.From)
+			}
+			if len(tr.Messages[i]) != m.Size {
+				t.Errorf("message %d (%s): %d bytes on the wire, Info says %d", i, m.Name, len(tr.Messages[i]), m.Size)
+			}
+			if m.StudySize <= 0 {
+				t.Errorf("message %d (%s): StudySize not set", i, m.Name)
+			}
+		}
+		// A finished party refuses further messages.
+		for _, p := range []pake.Party{c, sv} {
+			if _, err := p.Next(tr.Messages[len(tr.Messages)-1]); !errors.Is(err, pake.ErrState) {
+				t.Errorf("Next after the end: got %v, want ErrState", err)
+			}
+		}
+	}
+}
+
+func testWrongPassword(t *testing.T, s pake.Scheme) {
+	info := s.Info()
+	// The server holds the honest password (or its record); the client
+	// tries a wrong one, and the other way round for balanced schemes.
+	record, err := s.Register(rand.Reader, Honest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, sv := parties(t, s, wrongPassword, record)
+	kc, ks, _, err := run(t, c, sv, nil)
+	checkRejectedOrDifferent(t, info, "wrong password", kc, ks, err, true)
+}
+
+// checkRejectedOrDifferent asserts that a run either failed with a typed
+// error or ended with different keys. authOnly demands ErrAuthFailed (not
+// just ErrInvalidMessage) from schemes with key confirmation.
+func checkRejectedOrDifferent(t *testing.T, info pake.Info, what string, kc, ks []byte, err error, authOnly bool) {
+	t.Helper()
+	if err == nil {
+		if bytes.Equal(kc, ks) {
+			t.Errorf("%s: run ended with equal keys", what)
+		} else if info.KeyConfirmation {
+			t.Errorf("%s: scheme confirms keys but the run ended without error (keys differ)", what)
+		}
+		return
+	}
+	switch {
+	case errors.Is(err, pake.ErrAuthFailed):
+	case errors.Is(err, pake.ErrInvalidMessage) && !authOnly:
+	default:
+		t.Errorf("%s: untyped or wrong error: %v", what, err)
+	}
+}
+
+type mutation struct {
+	name string
+	f    func([]byte) []byte
+}
+
+func mutations(size int) []mutation {
+	var ms []mutation
+	for pos := 0; pos < size; pos++ {
+		for _, bit := range []byte{0x01, 0x80} {
+			pos, bit := pos, bit
+			ms = append(ms, mutation{fmt.Sprintf("flip byte %d ^%#02x", pos, bit), func(m []byte) []byte {
+				out := bytes.Clone(m)
+				out[pos] ^= bit
+				return out
+			}})
+		}
+	}
+	ms = append(ms,
+		mutation{"empty", func(m []byte) []byte { return []byte{} }},
+		mutation{"truncate by one", func(m []byte) []byte { return bytes.Clone(m[:len(m)-1]) }},
+		mutation{"truncate to half", func(m []byte) []byte { return bytes.Clone(m[:len(m)/2]) }},
+		mutation{"extend by zero byte", func(m []byte) []byte { return append(bytes.Clone(m), 0) }},
+		mutation{"extend by copy", func(m []byte) []byte { return append(bytes.Clone(m), m...) }},
+		mutation{"random bytes", func(m []byte) []byte {
+			out := make([]byte, len(m))
+			rand.Read(out)
+			return out
+		}},
+	)
+	return ms
+}
+
+func testTamper(t *testing.T, s pake.Scheme, record []byte) {
+	info := s.Info()
+	for i, msg := range info.Messages {
+		for _, mu := range mutations(msg.Size) {
+			c, sv := parties(t, s, Honest.Password, record)
+			var receiver pake.Party = sv
+			if msg.From == pake.Server {
+				receiver = c
+			}
+			hook := func(j int, _ pake.Role, m []byte) []byte {
+				if j == i {
+					return mu.f(m)
+				}
+				return m
+			}
+			what := fmt.Sprintf("message %d (%s): %s", i, msg.Name, mu.name)
+			kc, ks, _, err := run(t, c, sv, hook)
+			checkRejectedOrDifferent(t, info, what, kc, ks, err, false)
+			if err != nil && !receiver.Done() {
+				if _, err2 := receiver.Next(nil); !errors.Is(err2, pake.ErrState) && !errors.Is(err2, pake.ErrInvalidMessage) {
+					t.Errorf("%s: party used after a failure: got %v, want ErrState", what, err2)
+				}
+			}
+			if t.Failed() {
+				return
+			}
+		}
+	}
+}
+
+func testState(t *testing.T, s pake.Scheme, record []byte) {
+	c, sv := parties(t, s, Honest.Password, record)
+	if _, err := c.SessionKey(); !errors.Is(err, pake.ErrState) {
+		t.Errorf("client SessionKey before the run: got %v, want ErrState", err)
+	}
+	if _, err := sv.SessionKey(); !errors.Is(err, pake.ErrState) {
+		t.Errorf("server SessionKey before the run: got %v, want ErrState", err)
+	}
+	// The server cannot speak first.
+	if _, err := sv.Next(nil); !errors.Is(err, pake.ErrInvalidMessage) && !errors.Is(err, pake.ErrState) {
+		t.Errorf("server.Next(nil) first: got %v, want ErrInvalidMessage or ErrState", err)
+	}
+	// Replaying the client's first message to a server that already
+	// answered it is refused.
+	c2, sv2 := parties(t, s, Honest.Password, record)
+	m1, err := c2.Next(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sv2.Next(m1); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Info().Messages) > 2 {
+		if _, err := sv2.Next(m1); err == nil {
+			t.Errorf("server accepted the client's first message twice")
+		}
+	}
+	// The client's first call takes no input.
+	c3, _ := parties(t, s, Honest.Password, record)
+	if _, err := c3.Next([]byte{1, 2, 3}); !errors.Is(err, pake.ErrInvalidMessage) && !errors.Is(err, pake.ErrState) {
+		t.Errorf("client.Next(non-nil) first: got %v, want ErrInvalidMessage or ErrState", err)
+	}
+}

@@ -1,0 +1,176 @@
+// Command kexlab runs kexlab's key exchanges, their known-answer tests and
+// their measurements. It is a thin layer: flag parsing and wiring only.
+//
+//	kexlab schemes [-json]   list the registered PAKEs, suites and message sizes
+//	kexlab vectors [-v]      run every known-answer test compiled into the binary
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/kat"
+	"github.com/kexlab/kexlab/pake"
+)
+
+const usage = `usage: kexlab <command> [flags]
+
+commands:
+  schemes   list the registered PAKEs with their suites and message sizes
+  vectors   run every known-answer test compiled into the binary
+  help      show this text
+
+Run 'kexlab <command> -h' for a command's flags.
+`
+
+// errUsage marks errors caused by the command line (exit status 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "schemes":
+		err = cmdSchemes(args[1:], stdout, stderr)
+	case "vectors":
+		err = cmdVectors(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "kexlab: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "kexlab %s: %v\n", args[0], err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "kexlab %s: %v\n", args[0], err)
+		return 1
+	}
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	return nil
+}
+
+func cmdSchemes(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("schemes", stderr)
+	asJSON := fs.Bool("json", false, "print the scheme descriptions as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	var infos []pake.Info
+	for _, s := range pake.All() {
+		infos = append(infos, s.Info())
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(infos)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCHEME\tSUITE\tSPEC\tKIND\tMESSAGES (bytes)\tTOTAL\tSTUDY ACCOUNTING")
+	for _, in := range infos {
+		kind := "balanced"
+		if in.Augmented {
+			kind = "augmented"
+		}
+		if in.KeyConfirmation {
+			kind += "+confirm"
+		}
+		var sizes, study []string
+		total, studyTotal := 0, 0
+		for _, m := range in.Messages {
+			arrow := "C→S"
+			if m.From == pake.Server {
+				arrow = "S→C"
+			}
+			sizes = append(sizes, fmt.Sprintf("%s %s %d", arrow, m.Name, m.Size))
+			study = append(study, fmt.Sprint(m.StudySize))
+			total += m.Size
+			studyTotal += m.StudySize
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s = %d\n", in.Name, in.Suite, in.Spec, kind,
+			strings.Join(sizes, "; "), total, strings.Join(study, "+"), studyTotal)
+	}
+	return tw.Flush()
+}
+
+func cmdVectors(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("vectors", stderr)
+	verbose := fs.Bool("v", false, "print every test, not only failures")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	type suite struct {
+		name  string
+		tests []kat.Test
+	}
+	suites := []suite{{"group/p256", group.KnownAnswerTests()}}
+	for _, s := range pake.All() {
+		suites = append(suites, suite{s.Info().Name, s.KnownAnswerTests()})
+	}
+	var passed, failed int
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, s := range suites {
+		r := kat.RunAll(s.tests)
+		passed += r.Passed
+		failed += r.Failed
+		status := "ok"
+		if r.Failed > 0 {
+			status = "FAIL"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d passed, %d failed\n", s.name, status, r.Passed, r.Failed)
+		for _, e := range r.Failures {
+			fmt.Fprintf(tw, "\t  %v\n", e)
+		}
+		if *verbose {
+			for _, t := range s.tests {
+				fmt.Fprintf(tw, "\t  %s\n", t.Name)
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "vectors: %d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return fmt.Errorf("%d known-answer tests failed", failed)
+	}
+	return nil
+}

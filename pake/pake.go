@@ -61,7 +61,8 @@ func (r Role) String() string {
 type Credentials struct {
 	Password []byte
 	// ClientID and ServerID are the parties' identities (SPAKE2's A and B,
-	// SPAKE2+'s idProver and idVerifier, CPace's ADa and ADb, SRP's I).
+	// SPAKE2+'s idProver and idVerifier, SRP's I; CPace binds both into
+	// its channel identifier CI).
 	ClientID, ServerID []byte
 	// Context binds the exchange to a protocol context or channel (SPAKE2+'s
 	// Context, CPace's CI, a session id).

@@ -1,10 +1,6 @@
-// Package group provides the prime-order groups kexlab's schemes run in:
-// NIST P-256 (points from filippo.io/nistec, scalars mod n on
-// filippo.io/bigmod), with RFC 9380 hash-to-curve and fixed-base tables, and
-// the multiplicative MODP groups of RFC 3526 and RFC 5054.
-//
-// Everything that touches a secret (a scalar, a password-derived value, an
-// exponent) is constant time. math/big is not used for secrets anywhere.
+// NIST P-256: scalars modulo the group order n and points on the curve,
+// with their SEC 1 encodings. See the package documentation (doc.go).
+
 package group
 
 import (

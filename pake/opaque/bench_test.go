@@ -1,0 +1,244 @@
+package opaque
+
+import (
+	"bytes"
+	"crypto/rand"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/kexlab/kexlab/internal/group"
+)
+
+// The benchmarks use identities (as the uniform interface does) and the
+// identity KSF unless the name says scrypt, so that they measure the
+// protocol; the KSF is the client's deliberate extra cost.
+
+var benchIDs = [2][]byte{[]byte("client@kexlab"), []byte("server.kexlab")}
+
+func BenchmarkRegistration(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		ksf  KSF
+	}{{"identity", Identity}, {"scrypt", Scrypt}} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := Config{KSF: c.ksf}
+			keys, _ := GenerateServerKeys(rand.Reader)
+			server, _ := NewServer(cfg, keys)
+			client, _ := NewClient(cfg)
+			loop(b, func() {
+				reg, req, err := client.CreateRegistrationRequest(rand.Reader, pw)
+				if err != nil {
+					b.Fatal(err)
+				}
+				req, _ = ParseRegistrationRequest(req.Bytes())
+				resp, err := server.CreateRegistrationResponse(req, []byte("user-1"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				resp, _ = ParseRegistrationResponse(resp.Bytes())
+				rec, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, benchIDs[1], benchIDs[0])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ParseRegistrationRecord(rec.Bytes()); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkFullRun runs a whole login (KE1, KE2, KE3) through the wire
+// encodings with the state machines of the uniform interface.
+func BenchmarkFullRun(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		ksf  KSF
+	}{{"identity", Identity}, {"scrypt", Scrypt}} {
+		b.Run(c.name, func(b *testing.B) {
+			fx := newFixtureKSF(b, c.ksf, pw, benchIDs)
+			loop(b, func() {
+				fullRun(b, fx)
+			})
+		})
+	}
+}
+
+func fullRun(b *testing.B, fx *fixture) {
+	cp, _ := NewClientParty(rand.Reader, fx.cfg, pw, benchIDs[0], benchIDs[1])
+	sp, _ := NewServerParty(rand.Reader, fx.server, fx.record, fx.cid, benchIDs[0], benchIDs[1])
+	ke1, err := cp.Next(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ke2, err := sp.Next(ke1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ke3, err := cp.Next(ke2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := sp.Next(ke3); err != nil || !sp.Done() {
+		b.Fatal(err)
+	}
+}
+
+// loop runs f for the benchmark and reports, besides wall time, the CPU
+// time of the benchmark's thread per operation (cpu-ns/op), which other load
+// on the machine disturbs far less.
+func loop(b *testing.B, f func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0 := threadCPU()
+	for b.Loop() {
+		f()
+	}
+	b.ReportMetric(float64((threadCPU()-t0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// fixedRun returns fixed randomness for the client and the server, and the
+// messages a login with it produces, so that one party can be timed alone.
+func fixedRun(b *testing.B) (fx *fixture, clientRand, serverRand, ke1, ke2, ke3 []byte) {
+	fx = newFixture(b, pw, benchIDs)
+	clientRand = make([]byte, 48+2*32)
+	serverRand = make([]byte, 3*32)
+	rand.Read(clientRand)
+	rand.Read(serverRand)
+	st, m1, err := fx.client.GenerateKE1(bytes.NewReader(clientRand), pw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, m2, err := fx.server.GenerateKE2(bytes.NewReader(serverRand), benchIDs[1], fx.record, fx.cid, benchIDs[0], m1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m3, _, _, err := st.GenerateKE3(benchIDs[0], benchIDs[1], m2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fx, clientRand, serverRand, m1.Bytes(), m2.Bytes(), m3.Bytes()
+}
+
+// BenchmarkClient times the client's part of a login: GenerateKE1, then
+// parsing KE2 and GenerateKE3 (identity KSF).
+func BenchmarkClient(b *testing.B) {
+	fx, clientRand, _, _, ke2b, _ := fixedRun(b)
+	loop(b, func() {
+		st, _, err := fx.client.GenerateKE1(bytes.NewReader(clientRand), pw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ke2, err := ParseKE2(ke2b)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, _, err := st.GenerateKE3(benchIDs[0], benchIDs[1], ke2); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkServer times the server's part of a login: parsing KE1,
+// GenerateKE2, then parsing KE3 and ServerFinish.
+func BenchmarkServer(b *testing.B) {
+	fx, _, serverRand, ke1b, _, ke3b := fixedRun(b)
+	loop(b, func() {
+		ke1, err := ParseKE1(ke1b)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, _, err := fx.server.GenerateKE2(bytes.NewReader(serverRand), benchIDs[1], fx.record, fx.cid, benchIDs[0], ke1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ke3, _ := ParseKE3(ke3b)
+		if _, err := st.ServerFinish(ke3); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkUnavoidable times the group operations a login cannot do
+// without, on internal/group, for the ratio FullRun / Unavoidable.
+//
+// Client: HashToGroup(password); blind·P, keyshare x·G (each serialized);
+// decoding evaluated_message, server_public_keyshare and server_public_key;
+// blind^-1 and blind^-1·Z; the three DH products (serialized).
+// Server: decoding blinded_message, client_public_keyshare and the
+// record's client_public_key; oprf_key·B, keyshare y·G and the three DH
+// products (each serialized).
+func BenchmarkUnavoidable(b *testing.B) {
+	s := make([]*group.Scalar, 4)
+	for i := range s {
+		s[i], _ = group.RandomScalar(rand.Reader)
+	}
+	p := group.NewGenerator().ScalarBaseMult(s[3])
+	enc := p.BytesCompressed()
+	decode := func() *group.Point {
+		q, err := group.NewPoint().SetBytes(enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return q
+	}
+	client := func() {
+		h, err := group.HashToCurve(pw, dstHashToGroup)
+		if err != nil {
+			b.Fatal(err)
+		}
+		group.NewPoint().ScalarMult(s[0], h).BytesCompressed()
+		group.NewPoint().ScalarBaseMult(s[1]).BytesCompressed()
+		z, ks, spk := decode(), decode(), decode()
+		group.NewPoint().ScalarMult(invert(s[0]), z).BytesCompressed()
+		group.NewPoint().ScalarMult(s[1], ks).BytesCompressed()
+		group.NewPoint().ScalarMult(s[1], spk).BytesCompressed()
+		group.NewPoint().ScalarMult(s[2], ks).BytesCompressed()
+	}
+	server := func() {
+		bl, ks, cpk := decode(), decode(), decode()
+		group.NewPoint().ScalarMult(s[0], bl).BytesCompressed()
+		group.NewPoint().ScalarBaseMult(s[1]).BytesCompressed()
+		group.NewPoint().ScalarMult(s[1], ks).BytesCompressed()
+		group.NewPoint().ScalarMult(s[2], ks).BytesCompressed()
+		group.NewPoint().ScalarMult(s[1], cpk).BytesCompressed()
+	}
+	b.Run("client", func(b *testing.B) {
+		loop(b, func() {
+			client()
+		})
+	})
+	b.Run("server", func(b *testing.B) {
+		loop(b, func() {
+			server()
+		})
+	})
+	b.Run("total", func(b *testing.B) {
+		loop(b, func() {
+			client()
+			server()
+		})
+	})
+	// ratio alternates a full login (identity KSF) with the unavoidable
+	// operations and reports the ratio of the CPU time of the benchmark's
+	// thread spent in each, which a loaded machine disturbs far less than
+	// the wall time of two separate benchmarks.
+	b.Run("ratio", func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		fx := newFixture(b, pw, benchIDs)
+		var full, floor time.Duration
+		for b.Loop() {
+			t0 := threadCPU()
+			fullRun(b, fx)
+			t1 := threadCPU()
+			client()
+			server()
+			full, floor = full+t1-t0, floor+threadCPU()-t1
+		}
+		b.ReportMetric(float64(full.Nanoseconds())/float64(b.N), "full-cpu-ns/op")
+		b.ReportMetric(float64(floor.Nanoseconds())/float64(b.N), "floor-cpu-ns/op")
+		b.ReportMetric(float64(full)/float64(floor), "full/floor")
+	})
+}

@@ -1,0 +1,125 @@
+package opaque
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"testing"
+
+	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/pakeerr"
+)
+
+func TestParse(t *testing.T) {
+	g := group.NewGenerator().BytesCompressed()
+	offCurve, _ := hex.DecodeString("02" + "0000000000000000000000000000000000000000000000000000000000000001") // x^3-3x+b is not a square
+	bad := map[string][]byte{
+		"identity":     append([]byte{0}, make([]byte, 32)...),
+		"uncompressed": append([]byte{4}, g[1:]...),
+		"prefix 05":    append([]byte{5}, g[1:]...),
+		"x >= p":       append([]byte{2}, bytes.Repeat([]byte{0xff}, 32)...),
+		"off curve":    offCurve,
+	}
+	type parser func([]byte) error
+	cases := []struct {
+		name     string
+		size     int
+		elements []int
+		parse    parser
+	}{
+		{"RegistrationRequest", RegistrationRequestSize, []int{0}, func(b []byte) error { _, err := ParseRegistrationRequest(b); return err }},
+		{"RegistrationResponse", RegistrationResponseSize, []int{0, noe}, func(b []byte) error { _, err := ParseRegistrationResponse(b); return err }},
+		{"RegistrationRecord", RegistrationRecordSize, []int{0}, func(b []byte) error { _, err := ParseRegistrationRecord(b); return err }},
+		{"KE1", KE1Size, []int{0, noe + nn}, func(b []byte) error { _, err := ParseKE1(b); return err }},
+		{"KE2", KE2Size, []int{0, ke2Keyshare}, func(b []byte) error { _, err := ParseKE2(b); return err }},
+		{"KE3", KE3Size, nil, func(b []byte) error { _, err := ParseKE3(b); return err }},
+	}
+	for _, c := range cases {
+		good := make([]byte, c.size)
+		for _, off := range c.elements {
+			copy(good[off:], g)
+		}
+		if err := c.parse(good); err != nil {
+			t.Errorf("%s: valid message rejected: %v", c.name, err)
+		}
+		for _, b := range [][]byte{nil, good[:c.size-1], append(bytes.Clone(good), 0)} {
+			if err := c.parse(b); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+				t.Errorf("%s of %d bytes: %v, want ErrInvalidMessage", c.name, len(b), err)
+			}
+		}
+		for _, off := range c.elements {
+			for name, e := range bad {
+				b := bytes.Clone(good)
+				copy(b[off:], e)
+				if err := c.parse(b); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+					t.Errorf("%s with %s element at %d: %v, want ErrInvalidMessage", c.name, name, off, err)
+				}
+			}
+		}
+	}
+}
+
+func TestStoredRecord(t *testing.T) {
+	f := newFixture(t, pw, [2][]byte{})
+	keys, _ := GenerateServerKeys(rand.Reader)
+	r := &StoredRecord{Keys: *keys, Record: f.record, CredentialIdentifier: []byte("user-1")}
+	b := r.Bytes()
+	if len(b) != 226+6 {
+		t.Fatalf("stored record of %d bytes, want 232", len(b))
+	}
+	got, err := ParseStoredRecord(b)
+	if err != nil || !bytes.Equal(got.Bytes(), b) || !bytes.Equal(got.CredentialIdentifier, []byte("user-1")) {
+		t.Fatalf("round trip: %v", err)
+	}
+	if _, err := ParseStoredRecord(b[:225]); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("short stored record: %v", err)
+	}
+	b[97] ^= 0xff // the record's client public key prefix
+	if _, err := ParseStoredRecord(b); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("stored record with a bad client key: %v", err)
+	}
+}
+
+func TestParties(t *testing.T) {
+	f := newFixture(t, pw, [2][]byte{[]byte("alice"), nil})
+	c, _ := NewClientParty(rand.Reader, f.cfg, pw, []byte("alice"), nil)
+	s, _ := NewServerParty(rand.Reader, f.server, f.record, f.cid, []byte("alice"), nil)
+	if _, err := s.Next(nil); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+		t.Errorf("server Next(nil): %v", err)
+	}
+	if _, err := s.Next(nil); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("dead server: %v", err)
+	}
+	s, _ = NewServerParty(rand.Reader, f.server, f.record, f.cid, []byte("alice"), nil)
+	ke1, err := c.Next(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ke2, err := s.Next(ke1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SessionKey(); !errors.Is(err, pakeerr.ErrState) || c.Done() {
+		t.Errorf("SessionKey before the end: %v", err)
+	}
+	ke3, err := c.Next(ke2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.Next(ke3); out != nil || err != nil || !s.Done() || !c.Done() {
+		t.Fatalf("server end: %x %v", out, err)
+	}
+	ck, _ := c.SessionKey()
+	sk, _ := s.SessionKey()
+	if !bytes.Equal(ck, sk) {
+		t.Errorf("keys differ")
+	}
+	if _, err := c.Next(ke2); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("client after the end: %v", err)
+	}
+	c, _ = NewClientParty(rand.Reader, f.cfg, pw, nil, nil)
+	if _, err := c.Next([]byte{1}); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+		t.Errorf("client Next(non-nil) first: %v", err)
+	}
+}

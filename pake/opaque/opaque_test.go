@@ -1,0 +1,399 @@
+package opaque
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"maps"
+	"math/big"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/testvec"
+)
+
+// sharedP256Vectors reads the shared vectors.json and keeps the P-256
+// entries.
+func sharedP256Vectors(t *testing.T) []vector {
+	var all []vector
+	testvec.JSON(t, "opaque/vectors.json", &all)
+	var p256 []vector
+	for _, v := range all {
+		if v.Config["Group"] == "P256_XMD:SHA-256_SSWU_RO_" {
+			p256 = append(p256, v)
+		}
+	}
+	if len(p256) != 3 {
+		t.Fatalf("%d P-256 vectors in the shared file, want 3 (2 real, 1 fake)", len(p256))
+	}
+	return p256
+}
+
+func TestVectors(t *testing.T) {
+	for i, v := range sharedP256Vectors(t) {
+		if err := runVector(v); err != nil {
+			t.Errorf("vector %d (fake=%s): %v", i, v.Config["Fake"], err)
+		}
+	}
+}
+
+// TestVectorIntermediates checks the intermediate values of the real
+// vectors against the functions that compute them.
+func TestVectorIntermediates(t *testing.T) {
+	for i, v := range sharedP256Vectors(t) {
+		if v.Config["Fake"] == "True" {
+			continue
+		}
+		in, mid, out := &hexMap{m: v.Inputs}, &hexMap{m: v.Intermediates}, &hexMap{m: v.Outputs}
+		k, err := oprfKey(in.get("oprf_seed"), in.get("credential_identifier"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq := func(what string, got, want []byte) {
+			t.Helper()
+			if !bytes.Equal(got, want) {
+				t.Errorf("vector %d: %s = %x, want %x", i, what, got, want)
+			}
+		}
+		eq("oprf_key", k.Bytes(), mid.get("oprf_key"))
+
+		// randomized_password from the registration response (§5.2.3).
+		blindReg, err := group.NewScalar().SetCanonicalBytes(in.get("blind_registration"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := deserializeElement(out.get("registration_response")[:noe])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{KSF: Identity}
+		rwd, err := cfg.randomizedPassword(finalize(in.get("password"), blindReg, z))
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq("randomized_password", rwd, mid.get("randomized_password"))
+		eq("masking_key", expand(rwd, []byte("MaskingKey"), nh), mid.get("masking_key"))
+		authKey, _, seed := envelopeKeys(rwd, in.get("envelope_nonce"))
+		eq("auth_key", authKey, mid.get("auth_key"))
+		_, pk, err := deriveDiffieHellmanKeyPair(seed, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq("client_public_key", pk, mid.get("client_public_key"))
+		eq("envelope", out.get("registration_upload")[npk+nh:], mid.get("envelope"))
+
+		// The MAC keys come from handshake_secret by Expand-Label (§6.4.2).
+		hs := mid.get("handshake_secret")
+		eq("server_mac_key", expandLabel(hs, "ServerMAC", nil), mid.get("server_mac_key"))
+		eq("client_mac_key", expandLabel(hs, "ClientMAC", nil), mid.get("client_mac_key"))
+		if in.err != nil || mid.err != nil || out.err != nil {
+			t.Fatal(in.err, mid.err, out.err)
+		}
+	}
+}
+
+// TestVectorMismatch checks that runVector notices a wrong expected value.
+func TestVectorMismatch(t *testing.T) {
+	for _, v := range sharedP256Vectors(t) {
+		for name := range v.Outputs {
+			w := v
+			w.Outputs = maps.Clone(v.Outputs)
+			w.Outputs[name] = strings.Repeat("00", len(v.Outputs[name])/2)
+			if runVector(w) == nil {
+				t.Errorf("vector (fake=%s) with %s changed passed", v.Config["Fake"], name)
+			}
+		}
+	}
+}
+
+// TestEmbeddedVectors checks that testdata holds exactly the P-256 entries
+// of the shared file.
+func TestEmbeddedVectors(t *testing.T) {
+	var embedded []vector
+	if err := json.Unmarshal(vectorsJSON, &embedded); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(embedded, sharedP256Vectors(t)) {
+		t.Error("testdata/vectors_p256.json differs from the P-256 entries of the shared vectors.json")
+	}
+	for _, k := range KnownAnswerTests() {
+		if err := k.Run(); err != nil {
+			t.Errorf("%s: %v", k.Name, err)
+		}
+	}
+}
+
+// TestInvert checks scalar inversion against math/big on random scalars
+// (public test values).
+func TestInvert(t *testing.T) {
+	n := new(big.Int).SetBytes(orderBytes[:])
+	for i := 0; i < 32; i++ {
+		s, err := group.RandomScalar(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := new(big.Int).ModInverse(new(big.Int).SetBytes(s.Bytes()), n)
+		if got := new(big.Int).SetBytes(invert(s).Bytes()); got.Cmp(want) != 0 {
+			t.Fatalf("invert(%x) = %x, want %x", s.Bytes(), got, want)
+		}
+	}
+}
+
+// fixture is a registered client, through the wire encodings, with the
+// identity KSF.
+type fixture struct {
+	cfg    Config
+	client *Client
+	server *Server
+	record *RegistrationRecord
+	export []byte
+	cid    []byte
+	ids    [2][]byte // client, server identity
+}
+
+func newFixture(t testing.TB, password []byte, ids [2][]byte) *fixture {
+	t.Helper()
+	return newFixtureKSF(t, Identity, password, ids)
+}
+
+func newFixtureKSF(t testing.TB, ksf KSF, password []byte, ids [2][]byte) *fixture {
+	t.Helper()
+	f := &fixture{cfg: Config{Context: []byte("kexlab test"), KSF: ksf}, cid: []byte("user-1"), ids: ids}
+	keys, err := GenerateServerKeys(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.server, err = NewServer(f.cfg, keys); err != nil {
+		t.Fatal(err)
+	}
+	if f.client, err = NewClient(f.cfg); err != nil {
+		t.Fatal(err)
+	}
+	reg, req, err := f.client.CreateRegistrationRequest(rand.Reader, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err = ParseRegistrationRequest(req.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.server.CreateRegistrationResponse(req, f.cid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err = ParseRegistrationResponse(resp.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	rec, export, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, ids[1], ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, ids[1], ids[0]); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("second FinalizeRegistrationRequest: %v, want ErrState", err)
+	}
+	if f.record, err = ParseRegistrationRecord(rec.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	f.export = export
+	return f
+}
+
+// login runs a login with password; hook may modify each message (index
+// 0, 1, 2) in flight. It returns both keys and the client's export_key.
+func (f *fixture) login(password []byte, hook func(i int, m []byte) []byte) (ck, sk, export []byte, err error) {
+	if hook == nil {
+		hook = func(_ int, m []byte) []byte { return m }
+	}
+	st, ke1, err := f.client.GenerateKE1(rand.Reader, password)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ke1, err = ParseKE1(hook(0, ke1.Bytes()))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sst, ke2, err := f.server.GenerateKE2(rand.Reader, f.ids[1], f.record, f.cid, f.ids[0], ke1)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ke2, err = ParseKE2(hook(1, ke2.Bytes())); err != nil {
+		return nil, nil, nil, err
+	}
+	ke3, ck, export, err := st.GenerateKE3(f.ids[0], f.ids[1], ke2)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ke3, err = ParseKE3(hook(2, ke3.Bytes())); err != nil {
+		return nil, nil, nil, err
+	}
+	sk, err = sst.ServerFinish(ke3)
+	return ck, sk, export, err
+}
+
+var pw = []byte("correct horse battery staple")
+
+func TestLogin(t *testing.T) {
+	for _, ids := range [][2][]byte{{nil, nil}, {[]byte("alice"), nil}, {nil, []byte("example.com")}, {[]byte("alice"), []byte("example.com")}} {
+		f := newFixture(t, pw, ids)
+		ck, sk, export, err := f.login(pw, nil)
+		if err != nil {
+			t.Fatalf("identities %q: %v", ids, err)
+		}
+		if !bytes.Equal(ck, sk) || len(ck) != nx {
+			t.Errorf("keys differ: %x %x", ck, sk)
+		}
+		if !bytes.Equal(export, f.export) {
+			t.Errorf("export_key at login %x, at registration %x", export, f.export)
+		}
+		ck2, _, _, err := f.login(pw, nil)
+		if err != nil || bytes.Equal(ck, ck2) {
+			t.Errorf("second login: %v, same key %v", err, bytes.Equal(ck, ck2))
+		}
+	}
+}
+
+func TestWrongPassword(t *testing.T) {
+	f := newFixture(t, pw, [2][]byte{[]byte("alice"), []byte("bob")})
+	for _, wrong := range [][]byte{[]byte("correct horse battery stapler"), nil, pw[:1]} {
+		if _, _, _, err := f.login(wrong, nil); !errors.Is(err, pakeerr.ErrAuthFailed) {
+			t.Errorf("password %q: %v, want ErrAuthFailed", wrong, err)
+		}
+	}
+	// Identities that differ from registration fail the same way.
+	f.ids[0] = []byte("mallory")
+	if _, _, _, err := f.login(pw, nil); !errors.Is(err, pakeerr.ErrAuthFailed) {
+		t.Errorf("other client identity: %v, want ErrAuthFailed", err)
+	}
+}
+
+func TestFakeRecord(t *testing.T) {
+	f := newFixture(t, pw, [2][]byte{})
+	fake, err := NewFakeRecord(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fake.envelope(), make([]byte, envelopeSize)) {
+		t.Errorf("fake envelope %x, want zeros", fake.envelope())
+	}
+	f.record = fake
+	if _, _, _, err := f.login(pw, nil); !errors.Is(err, pakeerr.ErrAuthFailed) {
+		t.Errorf("login against a fake record: %v, want ErrAuthFailed", err)
+	}
+}
+
+// TestTamper flips every bit position class of every message: the run must
+// fail with a typed error.
+func TestTamper(t *testing.T) {
+	f := newFixture(t, pw, [2][]byte{[]byte("alice"), []byte("bob")})
+	for i, size := range []int{KE1Size, KE2Size, KE3Size} {
+		for pos := 0; pos < size; pos++ {
+			for _, bit := range []byte{0x01, 0x80} {
+				_, _, _, err := f.login(pw, func(j int, m []byte) []byte {
+					if j == i {
+						m[pos] ^= bit
+					}
+					return m
+				})
+				if !errors.Is(err, pakeerr.ErrAuthFailed) && !errors.Is(err, pakeerr.ErrInvalidMessage) {
+					t.Fatalf("message %d byte %d ^%#x: %v", i, pos, bit, err)
+				}
+			}
+		}
+	}
+}
+
+func TestStateReuse(t *testing.T) {
+	f := newFixture(t, pw, [2][]byte{})
+	st, ke1, _ := f.client.GenerateKE1(rand.Reader, pw)
+	sst, ke2, err := f.server.GenerateKE2(rand.Reader, nil, f.record, f.cid, nil, ke1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ke3, _, _, err := st.GenerateKE3(nil, nil, ke2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := st.GenerateKE3(nil, nil, ke2); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("second GenerateKE3: %v, want ErrState", err)
+	}
+	if _, err := sst.ServerFinish(&KE3{b: make([]byte, KE3Size)}); !errors.Is(err, pakeerr.ErrAuthFailed) {
+		t.Errorf("ServerFinish with a zero MAC: %v, want ErrAuthFailed", err)
+	}
+	if _, err := sst.ServerFinish(ke3); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("ServerFinish after a failure: %v, want ErrState", err)
+	}
+}
+
+func TestParameters(t *testing.T) {
+	long := make([]byte, maxLen+1)
+	if _, err := NewClient(Config{Context: long}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("long context: %v", err)
+	}
+	c, _ := NewClient(Config{KSF: Identity})
+	if _, _, err := c.GenerateKE1(rand.Reader, long); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("long password: %v", err)
+	}
+	if _, _, err := c.GenerateKE1(bytes.NewReader(make([]byte, 40)), pw); !errors.Is(err, pakeerr.ErrRandom) {
+		t.Errorf("short randomness: %v", err)
+	}
+	if _, err := NewClientParty(rand.Reader, Config{}, pw, long, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("long identity: %v", err)
+	}
+	failing := Config{KSF: func([]byte) ([]byte, error) { return nil, errors.New("out of memory") }}
+	f := newFixture(t, pw, [2][]byte{})
+	f.client, _ = NewClient(failing)
+	if _, _, _, err := f.login(pw, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("failing KSF: %v", err)
+	}
+
+	st, ke1, _ := f.client.GenerateKE1(rand.Reader, pw)
+	if _, _, err := f.server.GenerateKE2(rand.Reader, long, f.record, f.cid, nil, ke1); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("GenerateKE2 with a long server identity: %v", err)
+	}
+	if _, _, _, err := st.GenerateKE3(long, nil, &KE2{b: make([]byte, KE2Size)}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("GenerateKE3 with a long client identity: %v", err)
+	}
+	if _, err := GenerateServerKeys(bytes.NewReader(make([]byte, 63))); !errors.Is(err, pakeerr.ErrRandom) {
+		t.Errorf("GenerateServerKeys with short randomness: %v", err)
+	}
+	if _, err := NewFakeRecord(bytes.NewReader(make([]byte, 48+31))); !errors.Is(err, pakeerr.ErrRandom) {
+		t.Errorf("NewFakeRecord with short randomness: %v", err)
+	}
+
+	keys, _ := GenerateServerKeys(rand.Reader)
+	if s, err := NewServer(Config{}, keys); err != nil || !bytes.Equal(s.PublicKey(), keys.PublicKey) {
+		t.Errorf("NewServer: %v", err)
+	}
+	n := orderBytes[:]
+	for name, k := range map[string]ServerKeys{
+		"zero key":   {make([]byte, 32), keys.PublicKey, keys.OPRFSeed},
+		"key = n":    {n, keys.PublicKey, keys.OPRFSeed},
+		"short key":  {keys.PrivateKey[1:], keys.PublicKey, keys.OPRFSeed},
+		"bad pk":     {keys.PrivateKey, append([]byte{0x04}, keys.PublicKey[1:]...), keys.OPRFSeed},
+		"short seed": {keys.PrivateKey, keys.PublicKey, keys.OPRFSeed[1:]},
+	} {
+		if _, err := NewServer(Config{}, &k); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+			t.Errorf("NewServer with %s: %v", name, err)
+		}
+	}
+}
+
+// TestScrypt checks that the default KSF is the RFC 9807 §7 scrypt.
+func TestScrypt(t *testing.T) {
+	out, err := Scrypt([]byte("password"))
+	if err != nil || len(out) != 32 {
+		t.Fatalf("Scrypt: %x, %v", out, err)
+	}
+	c := Config{}
+	rwd, err := c.randomizedPassword([]byte("password"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := extract(append([]byte("password"), out...)); !bytes.Equal(rwd, want) {
+		t.Errorf("nil KSF is not Scrypt")
+	}
+}

@@ -127,3 +127,20 @@ type Scheme interface {
 	// as tests that run without the source tree.
 	KnownAnswerTests() []KnownAnswer
 }
+
+// PartyFactory starts one party with credentials fixed in advance.
+type PartyFactory func(rand io.Reader) (Party, error)
+
+// Preparer is implemented by schemes whose parties stretch the password
+// with a deliberately slow function (scrypt, PBKDF2, a 40-iteration
+// hunt) before any message is sent. Prepare* runs that work once and
+// returns a factory of parties that reuse its result, as a deployed client
+// that keeps its derived secret, or a server that keeps its record, would.
+// Each party still draws fresh randomness and runs the whole online
+// exchange. The harness uses it to time password stretching apart from
+// the exchange; the conformance suite uses it to run thousands of
+// exchanges in seconds.
+type Preparer interface {
+	PrepareClient(c Credentials) (PartyFactory, error)
+	PrepareServer(c Credentials, record []byte) (PartyFactory, error)
+}

@@ -59,20 +59,42 @@ func (s spake2Scheme) w(c Credentials) ([]byte, error) {
 }
 
 func (s spake2Scheme) NewClient(rand io.Reader, c Credentials) (Party, error) {
-	w, err := s.w(c)
+	f, err := s.PrepareClient(c)
 	if err != nil {
 		return nil, err
 	}
-	return spake2.NewA(rand, c.ClientID, c.ServerID, c.Context, w)
+	return f(rand)
 }
 
 // NewServer ignores record: both sides derive w from the password.
 func (s spake2Scheme) NewServer(rand io.Reader, c Credentials, _ []byte) (Party, error) {
+	f, err := s.PrepareServer(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	return f(rand)
+}
+
+// PrepareClient derives w once (pake.Preparer).
+func (s spake2Scheme) PrepareClient(c Credentials) (PartyFactory, error) {
 	w, err := s.w(c)
 	if err != nil {
 		return nil, err
 	}
-	return spake2.NewB(rand, c.ClientID, c.ServerID, c.Context, w)
+	return func(rand io.Reader) (Party, error) {
+		return spake2.NewA(rand, c.ClientID, c.ServerID, c.Context, w)
+	}, nil
+}
+
+// PrepareServer derives w once (pake.Preparer); record is ignored.
+func (s spake2Scheme) PrepareServer(c Credentials, _ []byte) (PartyFactory, error) {
+	w, err := s.w(c)
+	if err != nil {
+		return nil, err
+	}
+	return func(rand io.Reader) (Party, error) {
+		return spake2.NewB(rand, c.ClientID, c.ServerID, c.Context, w)
+	}, nil
 }
 
 func (spake2Scheme) KnownAnswerTests() []KnownAnswer { return spake2.KnownAnswerTests() }

@@ -60,14 +60,35 @@ func (s spake2plusScheme) Register(_ io.Reader, c Credentials) ([]byte, error) {
 }
 
 func (s spake2plusScheme) NewClient(rand io.Reader, c Credentials) (Party, error) {
+	f, err := s.PrepareClient(c)
+	if err != nil {
+		return nil, err
+	}
+	return f(rand)
+}
+
+func (s spake2plusScheme) NewServer(rand io.Reader, c Credentials, record []byte) (Party, error) {
+	f, err := s.PrepareServer(c, record)
+	if err != nil {
+		return nil, err
+	}
+	return f(rand)
+}
+
+// PrepareClient derives w0 and w1 once (pake.Preparer), as RFC 9383 lets
+// a prover that keeps them between sessions.
+func (s spake2plusScheme) PrepareClient(c Credentials) (PartyFactory, error) {
 	_, w0, w1, _, err := s.secrets(c)
 	if err != nil {
 		return nil, err
 	}
-	return spake2plus.NewProver(rand, c.Context, c.ClientID, c.ServerID, w0, w1)
+	return func(rand io.Reader) (Party, error) {
+		return spake2plus.NewProver(rand, c.Context, c.ClientID, c.ServerID, w0, w1)
+	}, nil
 }
 
-func (spake2plusScheme) NewServer(rand io.Reader, c Credentials, record []byte) (Party, error) {
+// PrepareServer parses the record once (pake.Preparer).
+func (spake2plusScheme) PrepareServer(c Credentials, record []byte) (PartyFactory, error) {
 	var r spake2plus.Record
 	if err := r.UnmarshalBinary(record); err != nil {
 		return nil, err
@@ -75,7 +96,9 @@ func (spake2plusScheme) NewServer(rand io.Reader, c Credentials, record []byte) 
 	if !bytes.Equal(r.Salt, spake2plus.IdentitySalt(c.ClientID, c.ServerID)) {
 		return nil, fmt.Errorf("%w: record was registered for other identities", ErrInvalidParameter)
 	}
-	return spake2plus.NewVerifier(rand, c.Context, c.ClientID, c.ServerID, r.W0, r.L)
+	return func(rand io.Reader) (Party, error) {
+		return spake2plus.NewVerifier(rand, c.Context, c.ClientID, c.ServerID, r.W0, r.L)
+	}, nil
 }
 
 func (spake2plusScheme) KnownAnswerTests() []KnownAnswer { return spake2plus.KnownAnswerTests() }

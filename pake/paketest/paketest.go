@@ -12,7 +12,10 @@
 //     refuses further use;
 //   - parties used out of order fail with pake.ErrState;
 //   - an augmented scheme's server works from the record without the
-//     password.
+//     password;
+//   - parties made through pake.Preparer (where a scheme has it) behave
+//     exactly like those made directly; the byte-by-byte tampering runs
+//     use them, so the password is stretched once, not per run.
 package paketest
 
 import (
@@ -20,6 +23,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/kexlab/kexlab/pake"
@@ -52,23 +56,62 @@ func Conformance(t *testing.T, s pake.Scheme) {
 	t.Run("state", func(t *testing.T) { testState(t, s, record) })
 }
 
-// parties creates a client and a server for one run. The server of an
-// augmented scheme is given no password.
-func parties(t *testing.T, s pake.Scheme, clientPW []byte, record []byte) (pake.Party, pake.Party) {
-	t.Helper()
-	cc := Honest
+// sides starts the parties of one run. The server of an augmented scheme
+// is given no password.
+type sides struct {
+	client, server pake.PartyFactory
+}
+
+// credentials returns the client's and the server's credentials.
+func credentials(s pake.Scheme, clientPW []byte) (cc, sc pake.Credentials) {
+	cc, sc = Honest, Honest
 	cc.Password = clientPW
-	sc := Honest
 	if s.Info().Augmented {
 		sc.Password = nil
 	}
-	c, err := s.NewClient(rand.Reader, cc)
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
+	return cc, sc
+}
+
+// direct starts parties through Scheme.NewClient and NewServer, so each
+// party does all of its work, password stretching included.
+func direct(s pake.Scheme, clientPW, record []byte) sides {
+	cc, sc := credentials(s, clientPW)
+	return sides{
+		client: func(r io.Reader) (pake.Party, error) { return s.NewClient(r, cc) },
+		server: func(r io.Reader) (pake.Party, error) { return s.NewServer(r, sc, record) },
 	}
-	sv, err := s.NewServer(rand.Reader, sc, record)
+}
+
+// prepared starts parties through pake.Preparer where the scheme has it,
+// stretching the password once for many runs; otherwise it is direct.
+func prepared(t *testing.T, s pake.Scheme, clientPW, record []byte) sides {
+	t.Helper()
+	p, ok := s.(pake.Preparer)
+	if !ok {
+		return direct(s, clientPW, record)
+	}
+	cc, sc := credentials(s, clientPW)
+	c, err := p.PrepareClient(cc)
 	if err != nil {
-		t.Fatalf("NewServer: %v", err)
+		t.Fatalf("PrepareClient: %v", err)
+	}
+	sv, err := p.PrepareServer(sc, record)
+	if err != nil {
+		t.Fatalf("PrepareServer: %v", err)
+	}
+	return sides{client: c, server: sv}
+}
+
+// parties creates a client and a server for one run.
+func (sd sides) parties(t *testing.T) (pake.Party, pake.Party) {
+	t.Helper()
+	c, err := sd.client(rand.Reader)
+	if err != nil {
+		t.Fatalf("new client: %v", err)
+	}
+	sv, err := sd.server(rand.Reader)
+	if err != nil {
+		t.Fatalf("new server: %v", err)
 	}
 	return c, sv
 }
@@ -87,8 +130,10 @@ func run(t *testing.T, c, sv pake.Party, hook pake.Hook) (kc, ks []byte, tr pake
 func testHonest(t *testing.T, s pake.Scheme, record []byte) {
 	info := s.Info()
 	var first []byte
-	for n := 0; n < 2; n++ {
-		c, sv := parties(t, s, Honest.Password, record)
+	// The first run is direct, the second prepared (pake.Preparer): the
+	// two paths must agree on the wire and on keys.
+	for n, sd := range []sides{direct(s, Honest.Password, record), prepared(t, s, Honest.Password, record)} {
+		c, sv := sd.parties(t)
 		kc, ks, tr, err := run(t, c, sv, nil)
 		if err != nil {
 			t.Fatalf("honest run failed: %v", err)
@@ -134,9 +179,11 @@ func testWrongPassword(t *testing.T, s pake.Scheme) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, sv := parties(t, s, wrongPassword, record)
-	kc, ks, _, err := run(t, c, sv, nil)
-	checkRejectedOrDifferent(t, info, "wrong password", kc, ks, err, true)
+	for _, sd := range []sides{direct(s, wrongPassword, record), prepared(t, s, wrongPassword, record)} {
+		c, sv := sd.parties(t)
+		kc, ks, _, err := run(t, c, sv, nil)
+		checkRejectedOrDifferent(t, info, "wrong password", kc, ks, err, true)
+	}
 }
 
 // checkRejectedOrDifferent asserts that a run either failed with a typed
@@ -194,9 +241,10 @@ func mutations(size int) []mutation {
 
 func testTamper(t *testing.T, s pake.Scheme, record []byte) {
 	info := s.Info()
+	sd := prepared(t, s, Honest.Password, record)
 	for i, msg := range info.Messages {
 		for _, mu := range mutations(msg.Size) {
-			c, sv := parties(t, s, Honest.Password, record)
+			c, sv := sd.parties(t)
 			var receiver pake.Party = sv
 			if msg.From == pake.Server {
 				receiver = c
@@ -223,7 +271,8 @@ func testTamper(t *testing.T, s pake.Scheme, record []byte) {
 }
 
 func testState(t *testing.T, s pake.Scheme, record []byte) {
-	c, sv := parties(t, s, Honest.Password, record)
+	sd := direct(s, Honest.Password, record)
+	c, sv := sd.parties(t)
 	if _, err := c.SessionKey(); !errors.Is(err, pake.ErrState) {
 		t.Errorf("client SessionKey before the run: got %v, want ErrState", err)
 	}
@@ -236,7 +285,7 @@ func testState(t *testing.T, s pake.Scheme, record []byte) {
 	}
 	// Replaying the client's first message to a server that already
 	// answered it is refused.
-	c2, sv2 := parties(t, s, Honest.Password, record)
+	c2, sv2 := sd.parties(t)
 	m1, err := c2.Next(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +299,7 @@ func testState(t *testing.T, s pake.Scheme, record []byte) {
 		}
 	}
 	// The client's first call takes no input.
-	c3, _ := parties(t, s, Honest.Password, record)
+	c3, _ := sd.parties(t)
 	if _, err := c3.Next([]byte{1, 2, 3}); !errors.Is(err, pake.ErrInvalidMessage) && !errors.Is(err, pake.ErrState) {
 		t.Errorf("client.Next(non-nil) first: got %v, want ErrInvalidMessage or ErrState", err)
 	}

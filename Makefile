@@ -32,15 +32,12 @@ fuzz:
 vectors: build
 	bin/kexlab vectors
 
-# make report: until the comparison harness lands (issue 4) this runs the
-# known-answer tests and the Go benchmarks of every primitive and scheme,
-# writing Go benchfmt text to $(OUT)/bench.txt (benchstat reads it).
+# make report: the comparison of every registered scheme with the embedded
+# defaults of `kexlab compare` (a time budget of 3 minutes for the samples;
+# n per scheme sized from a calibration, between 10 and 200), writing
+# $(OUT)/results.json, results.csv, bench.txt (benchstat) and report.html.
 report: build
-	@mkdir -p $(OUT)
-	bin/kexlab vectors
-	bin/kexlab schemes
-	@echo "report: the comparison harness is not built yet (issue 4); running benchmarks instead -> $(OUT)/bench.txt"
-	$(GO) test -run '^$$' -bench . -benchtime 100ms -count 3 ./internal/group/ ./pake/... | tee $(OUT)/bench.txt
+	bin/kexlab compare -out $(OUT)
 
 bench:
 	$(GO) test -run '^$$' -bench . -count 5 ./internal/group/ ./pake/...

@@ -3,6 +3,8 @@
 //
 //	kexlab schemes [-json]   list the registered PAKEs, suites and message sizes
 //	kexlab vectors [-v]      run every known-answer test compiled into the binary
+//	kexlab compare [flags]   measure every scheme; write results and report.html
+//	kexlab report FILE...    re-render report.html from results.json / JMH / Jetpack files
 package main
 
 import (
@@ -25,6 +27,9 @@ const usage = `usage: kexlab <command> [flags]
 commands:
   schemes   list the registered PAKEs with their suites and message sizes
   vectors   run every known-answer test compiled into the binary
+  compare   measure every scheme (time, CPU, allocations, bytes, energy) and write
+            results.json, results.csv, bench.txt and report.html
+  report    re-render report.html from results.json, JMH or Jetpack JSON files
   help      show this text
 
 Run 'kexlab <command> -h' for a command's flags.
@@ -48,6 +53,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSchemes(args[1:], stdout, stderr)
 	case "vectors":
 		err = cmdVectors(args[1:], stdout, stderr)
+	case "compare":
+		err = cmdCompare(args[1:], stdout, stderr)
+	case "report":
+		err = cmdReport(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

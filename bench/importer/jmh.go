@@ -1,0 +1,107 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kexlab/kexlab/bench"
+)
+
+type jmhResult struct {
+	Benchmark     string            `json:"benchmark"`
+	Mode          string            `json:"mode"`
+	Threads       int               `json:"threads"`
+	Forks         int               `json:"forks"`
+	JDKVersion    string            `json:"jdkVersion"`
+	VMName        string            `json:"vmName"`
+	Params        map[string]string `json:"params"`
+	PrimaryMetric struct {
+		ScoreUnit        string           `json:"scoreUnit"`
+		RawData          [][]float64      `json:"rawData"`
+		RawDataHistogram [][][][2]float64 `json:"rawDataHistogram"`
+	} `json:"primaryMetric"`
+}
+
+// JMH parses a JMH JSON result file.
+func JMH(b []byte) (*bench.Results, error) {
+	var in []jmhResult
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("%w: JMH JSON: %v", ErrFormat, err)
+	}
+	r := newResults("jmh")
+	for i, res := range in {
+		if res.Benchmark == "" {
+			return nil, fmt.Errorf("%w: JMH result %d has no benchmark name", ErrFormat, i)
+		}
+		if r.Machine.GoVersion == "" && res.JDKVersion != "" {
+			r.Machine.GoVersion = strings.TrimSpace("JDK " + res.JDKVersion + " " + res.VMName)
+		}
+		factor, rate, err := unitNs(res.PrimaryMetric.ScoreUnit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", res.Benchmark, err)
+		}
+		var samples []bench.Sample
+		push := func(v float64) error {
+			if len(samples) >= MaxSamples || len(r.Samples)+len(samples) >= MaxTotal {
+				return nil
+			}
+			ns, ok := toNs(v, factor, rate)
+			if !ok {
+				return fmt.Errorf("%w: %s: score %v out of range", ErrFormat, res.Benchmark, v)
+			}
+			samples = append(samples, bench.Sample{WallNs: ns})
+			return nil
+		}
+		for _, fork := range res.PrimaryMetric.RawData {
+			for _, v := range fork {
+				if err := push(v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if len(samples) == 0 {
+			for _, fork := range res.PrimaryMetric.RawDataHistogram {
+				for _, iter := range fork {
+					for _, vc := range iter {
+						if !(vc[1] >= 0) {
+							return nil, fmt.Errorf("%w: %s: histogram count %v", ErrFormat, res.Benchmark, vc[1])
+						}
+						for c := 0.0; c < vc[1] && len(samples) < MaxSamples && len(r.Samples)+len(samples) < MaxTotal; c++ {
+							if err := push(vc[0]); err != nil {
+								return nil, err
+							}
+						}
+					}
+				}
+			}
+		}
+		add(r, jmhName(res), samples)
+	}
+	return r, nil
+}
+
+// jmhName is the benchmark's short name (class.method) with its mode and
+// parameters, e.g. "Sig.sign:avgt[alg=EC]".
+func jmhName(res jmhResult) string {
+	name := res.Benchmark
+	if parts := strings.Split(name, "."); len(parts) >= 2 {
+		name = strings.Join(parts[len(parts)-2:], ".")
+	}
+	if res.Mode != "" {
+		name += ":" + res.Mode
+	}
+	if len(res.Params) > 0 {
+		keys := make([]string, 0, len(res.Params))
+		for k := range res.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for i, k := range keys {
+			keys[i] = k + "=" + res.Params[k]
+		}
+		name += "[" + strings.Join(keys, ",") + "]"
+	}
+	return name
+}

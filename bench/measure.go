@@ -1,0 +1,151 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/kexlab/kexlab/bench/meter"
+	"github.com/kexlab/kexlab/pake"
+)
+
+// measurer takes one sample at a time on a locked OS thread.
+type measurer struct {
+	rand   io.Reader
+	energy *meter.RAPL
+	cpu    bool
+	ms     runtime.MemStats
+}
+
+// probe is the state of the meters at the start of a sample.
+type probe struct {
+	mallocs, bytes uint64
+	energy         []uint64
+	cpu            time.Duration
+	wall           time.Time
+}
+
+// begin reads the meters, the slow ones first so that they stay outside the
+// timed window.
+func (m *measurer) begin() probe {
+	var p probe
+	runtime.ReadMemStats(&m.ms)
+	p.mallocs, p.bytes = m.ms.Mallocs, m.ms.TotalAlloc
+	if m.energy != nil {
+		p.energy, _ = m.energy.Read()
+	}
+	if m.cpu {
+		p.cpu, _ = meter.ThreadCPU()
+	}
+	p.wall = time.Now()
+	return p
+}
+
+// end reads the meters in the reverse order of begin and fills s.
+func (m *measurer) end(p probe, s *Sample) {
+	wall := time.Since(p.wall)
+	if m.cpu {
+		if c, err := meter.ThreadCPU(); err == nil {
+			s.CPUNs = int64(c - p.cpu)
+		}
+	}
+	if m.energy != nil && p.energy != nil {
+		if e, err := m.energy.Read(); err == nil {
+			s.EnergyUJ = m.energy.Delta(p.energy, e)
+		}
+	}
+	runtime.ReadMemStats(&m.ms)
+	s.WallNs = int64(wall)
+	s.Allocs = m.ms.Mallocs - p.mallocs
+	s.AllocBytes = m.ms.TotalAlloc - p.bytes
+}
+
+// exchange registers (augmented schemes only; reg.Op is empty otherwise)
+// and runs one exchange, timing every step.
+func (m *measurer) exchange(s pake.Scheme, info pake.Info) (reg, full *Sample, t pake.Transcript, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			reg, full, err = nil, nil, fmt.Errorf("%s panicked: %v", info.Name, p)
+		}
+	}()
+	reg, full = &Sample{}, &Sample{Op: OpFull}
+	var record []byte
+	if info.Augmented {
+		reg.Op = OpRegister
+		p := m.begin()
+		record, err = s.Register(m.rand, credentials)
+		m.end(p, reg)
+		if err != nil {
+			return nil, nil, t, err
+		}
+	}
+	steps := make([]Step, 0, 2+2*len(info.Messages))
+	tc := &timedParty{role: pake.Client, info: info, steps: &steps}
+	ts := &timedParty{role: pake.Server, info: info, steps: &steps}
+	var ck, sk []byte
+	p := m.begin()
+	t0 := time.Now()
+	tc.p, err = s.NewClient(m.rand, credentials)
+	t1 := time.Now()
+	if err == nil {
+		ts.p, err = s.NewServer(m.rand, credentials, record)
+	}
+	t2 := time.Now()
+	if err == nil {
+		ck, sk, t, err = pake.Run(tc, ts, nil)
+	}
+	m.end(p, full)
+	if err != nil {
+		return nil, nil, t, err
+	}
+	if string(ck) != string(sk) {
+		return nil, nil, t, pake.ErrAuthFailed
+	}
+	full.Steps = append([]Step{
+		{Party: "client", Name: "new", Ns: int64(t1.Sub(t0))},
+		{Party: "server", Name: "new", Ns: int64(t2.Sub(t1))},
+	}, steps...)
+	full.WireBytes = t.Bytes()
+	return reg, full, t, nil
+}
+
+// timedParty times every Next call of the party it wraps.
+type timedParty struct {
+	p     pake.Party
+	role  pake.Role
+	info  pake.Info
+	steps *[]Step
+	sent  int // messages this party has produced so far
+}
+
+func (t *timedParty) Next(in []byte) ([]byte, error) {
+	t0 := time.Now()
+	out, err := t.p.Next(in)
+	d := time.Since(t0)
+	name := "finish"
+	if out != nil {
+		name = t.messageName()
+		t.sent++
+	}
+	*t.steps = append(*t.steps, Step{Party: t.role.String(), Name: name, Ns: int64(d), In: len(in), Out: len(out)})
+	return out, err
+}
+
+// messageName is the Info name of the party's next message.
+func (t *timedParty) messageName() string {
+	k := 0
+	for _, m := range t.info.Messages {
+		if m.From != t.role {
+			continue
+		}
+		if k == t.sent {
+			return m.Name
+		}
+		k++
+	}
+	return "extra"
+}
+
+func (t *timedParty) Done() bool                  { return t.p.Done() }
+func (t *timedParty) SessionKey() ([]byte, error) { return t.p.SessionKey() }

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/bench/export"
+	"github.com/kexlab/kexlab/bench/meter"
+	"github.com/kexlab/kexlab/bench/stats"
+	"github.com/kexlab/kexlab/pake"
+	"github.com/kexlab/kexlab/report"
+)
+
+// Embedded defaults of `kexlab compare`: with them the run (warm-up,
+// calibration and samples) fits in about four minutes on a loaded 2-core
+// machine, scrypt-heavy schemes included, because the budget sizes n per
+// scheme and caps it between -min-n and -n.
+const (
+	defaultN      = 200
+	defaultMinN   = 10
+	defaultWarmup = 3
+	defaultBudget = 3 * time.Minute
+)
+
+// cmdCompare measures the registered schemes with bench.Compare, prints a
+// table sorted by median time and writes results.json, results.csv,
+// bench.txt (Go benchmark format) and report.html into -out.
+func cmdCompare(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("compare", stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: kexlab compare [flags]
+
+Measures every registered scheme (or -schemes): wall and CPU time of a full
+exchange and of each party's steps, registration separately, allocations,
+bytes on the wire, and RAPL energy where readable. After a warm-up that
+calibrates the cost of each scheme, n per scheme is sized to fit -time
+(between -min-n and -n) and the samples of all schemes are interleaved in a
+random order fixed by -seed.
+
+`)
+		fs.PrintDefaults()
+	}
+	schemes := fs.String("schemes", "", "comma-separated schemes to measure (default: all registered)")
+	n := fs.Int("n", defaultN, "most samples per scheme")
+	minN := fs.Int("min-n", defaultMinN, "fewest samples per scheme (wins over -time)")
+	warmup := fs.Int("warmup", defaultWarmup, "warm-up exchanges per scheme (also calibrate the cost)")
+	out := fs.String("out", "out", "directory for results.json, results.csv, bench.txt and report.html")
+	seed := fs.Uint64("seed", 1, "seed of the interleaved sample order")
+	budget := fs.Duration("time", defaultBudget, "time budget of the run; 0 means take -n samples of every scheme")
+	label := fs.String("label", "", "name of this run in merged reports (default: host name)")
+	quiet := fs.Bool("q", false, "no progress line")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *n < 2 || *minN < 2 || *warmup < 1 || *budget < 0 {
+		return fmt.Errorf("%w: need -n >= 2, -min-n >= 2, -warmup >= 1, -time >= 0", errUsage)
+	}
+	list, err := selectSchemes(*schemes)
+	if err != nil {
+		return err
+	}
+	cfg := bench.Config{Schemes: list, N: *n, MinN: *minN, Warmup: *warmup, Budget: *budget,
+		Seed: *seed, Label: *label}
+	if r, err := meter.OpenRAPL(meter.DefaultPowercap); err == nil {
+		cfg.Energy = r
+	} else {
+		cfg.EnergyReason = err.Error()
+	}
+	if !*quiet {
+		cfg.Progress = progress(stderr)
+	}
+	fmt.Fprintf(stderr, "compare: %d schemes, warm-up and calibration...\n", len(list))
+	res, err := bench.Compare(cfg)
+	if !*quiet {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		return err
+	}
+	if err := printTable(stdout, res); err != nil {
+		return err
+	}
+	for _, si := range res.Schemes {
+		if si.Error != "" {
+			fmt.Fprintf(stderr, "compare: warning: %s not measured: %s\n", si.Name, si.Error)
+		}
+	}
+	paths, err := export.WriteAll(*out, res)
+	if err != nil {
+		return err
+	}
+	html := filepath.Join(*out, "report.html")
+	if err := writeReport(html, []*bench.Results{res}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s\n", strings.Join(paths, ", "), html)
+	return nil
+}
+
+func selectSchemes(list string) ([]pake.Scheme, error) {
+	if strings.TrimSpace(list) == "" {
+		return pake.All(), nil
+	}
+	var out []pake.Scheme
+	for _, name := range strings.Split(list, ",") {
+		s, err := pake.Lookup(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// progress returns a callback that rewrites one status line on w.
+func progress(w io.Writer) func(done, total int, elapsed time.Duration) {
+	last := time.Time{}
+	return func(done, total int, elapsed time.Duration) {
+		if done < total && time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		eta := time.Duration(0)
+		if done > 0 {
+			eta = time.Duration(float64(elapsed) / float64(done) * float64(total-done))
+		}
+		fmt.Fprintf(w, "\rcompare: %d/%d samples (%3.0f%%), %s elapsed, about %s left   ",
+			done, total, 100*float64(done)/float64(total), elapsed.Round(time.Second), eta.Round(time.Second))
+	}
+}
+
+// printTable prints one row per scheme and op, sorted by median wall time.
+func printTable(w io.Writer, r *bench.Results) error {
+	type row struct {
+		name string
+		med  float64
+		line string
+	}
+	var rows []row
+	for _, si := range r.Schemes {
+		for _, op := range []string{bench.OpFull, bench.OpRegister} {
+			xs := r.Values(si.Name, op, bench.Wall)
+			if len(xs) == 0 {
+				continue
+			}
+			sum, err := stats.Summarize(xs)
+			if err != nil {
+				rows = append(rows, row{si.Name, 0, fmt.Sprintf("%s\t%s\t%d\t%v", si.Name, op, len(xs), err)})
+				continue
+			}
+			bytes := "-"
+			if op == bench.OpFull {
+				bytes = fmt.Sprintf("%d / %d", si.Size, si.StudySize)
+			}
+			cpu := "-"
+			if xs := r.Values(si.Name, op, bench.CPU); len(xs) > 0 {
+				if m, err := stats.Quantile(xs, 0.5); err == nil {
+					cpu = dur(m)
+				}
+			}
+			rows = append(rows, row{si.Name + "/" + op, sum.Median, fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%.1f%%\t[%s, %s] (%.1f%%)\t%s\t%s",
+				si.Name, op, sum.N, dur(sum.Median), dur(sum.IQR), 100*sum.CV,
+				dur(sum.MedianCI.Low), dur(sum.MedianCI.High), 100*sum.MedianCI.Level, cpu, bytes)})
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].med < rows[j].med })
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCHEME\tOP\tN\tMEDIAN\tIQR\tCV\t95% CI OF MEDIAN (coverage)\tCPU MEDIAN\tBYTES std / study")
+	for _, r := range rows {
+		fmt.Fprintln(tw, r.line)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.Energy.Measured {
+		fmt.Fprintf(w, "energy: measured (%s: %s)\n", r.Energy.Meter, strings.Join(r.Energy.Domains, ", "))
+	} else {
+		fmt.Fprintf(w, "energy: not measured: %s\n", r.Energy.Reason)
+	}
+	return nil
+}
+
+// dur formats nanoseconds with three significant digits.
+func dur(ns float64) string {
+	d := time.Duration(ns)
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.3gs", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.3gms", float64(d)/1e6)
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.3gµs", float64(d)/1e3)
+	}
+	return fmt.Sprintf("%dns", d)
+}
+
+func writeReport(path string, runs []*bench.Results) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := report.Write(f, runs); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/bench/export"
+	"github.com/kexlab/kexlab/bench/importer"
+)
+
+// cmdReport re-renders report.html from earlier runs: results.json files of
+// `kexlab compare` (any machine), JMH JSON and Jetpack Microbenchmark JSON.
+// The runs appear side by side, each under its label.
+func cmdReport(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", stderr)
+	out := fs.String("o", "out/report.html", "the HTML file to write")
+	labels := fs.String("labels", "", "comma-separated labels for the runs, in order (default: each run's own label)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json) or an\nAndroid Jetpack Microbenchmark JSON file; the format is detected.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%w: no input files", errUsage)
+	}
+	var ls []string
+	if *labels != "" {
+		if ls = strings.Split(*labels, ","); len(ls) != fs.NArg() {
+			return fmt.Errorf("%w: %d labels for %d files", errUsage, len(ls), fs.NArg())
+		}
+	}
+	var runs []*bench.Results
+	for _, path := range fs.Args() {
+		r, err := loadAny(path)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r)
+	}
+	for i, l := range ls {
+		runs[i].Label = strings.TrimSpace(l)
+	}
+	if dir := filepath.Dir(*out); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := writeReport(*out, runs); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(runs))
+	return nil
+}
+
+// loadAny reads a results.json or one of the imported formats.
+func loadAny(path string) (*bench.Results, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := importer.Detect(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r == nil {
+		if r, err = export.ReadJSON(strings.NewReader(string(b))); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if r.Label == "" {
+		r.Label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	return r, nil
+}

@@ -1,0 +1,265 @@
+// Package report turns measurement runs ([bench.Results]) into a
+// self-contained HTML report: tables, inline SVG figures (no scripts, no
+// external assets) and the statistics of package bench/stats. Several runs,
+// from different machines or importers, are shown side by side, each under
+// its label.
+//
+// For every scheme and op the report gives n, median, IQR, CV and the
+// distribution-free 95% interval of the median ([stats.Summarize]); CPU,
+// allocation and energy medians where measured; outlier counts under the
+// seed study's rule (> 10 × mean) and Tukey's 1.5 and 3 IQR fences, which
+// are reported and never removed. Schemes are compared pairwise on the wall
+// time of a full exchange by the Mann–Whitney U test, all pairs of a run
+// forming one family adjusted by Holm's method, with Cliff's delta as the
+// effect size ([stats.Decide]: better, worse or no significant
+// difference at α = 0.05).
+package report
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/bench/stats"
+)
+
+// Alpha is the family-wise significance level of the pairwise comparisons.
+const Alpha = 0.05
+
+// Row summarises one scheme and op of one run.
+type Row struct {
+	Scheme    string
+	Op        string
+	Augmented bool
+	Wall      stats.Summary
+	CPU       *stats.Summary // nil when not measured
+	Energy    *stats.Summary // package domains, µJ; nil when not measured
+	Allocs    float64        // median heap allocations
+	Bytes     float64        // median heap bytes allocated
+	Size      int            // bytes on the wire, standard encoding (full op)
+	StudySize int            // bytes under the seed study's accounting
+	WireCheck string
+	// Outliers counted (never removed) under each rule.
+	Out10x, OutTukey15, OutTukey3 int
+	Err                           string // why the row has no summary
+}
+
+// Pair is one pairwise comparison of full-exchange wall time.
+type Pair struct {
+	A, B        string
+	MedA, MedB  float64
+	Delta       float64 // Cliff's delta of A relative to B (negative: A faster)
+	P, PAdj     float64 // raw and Holm-adjusted p-values
+	Verdict     stats.Verdict
+	Err         string
+	ShiftNs     float64 // Hodges–Lehmann shift A − B
+	Exact, Tied bool
+}
+
+// Run is the analysis of one run.
+type Run struct {
+	Label   string
+	Results *bench.Results
+	Rows    []Row // sorted by median wall time
+	Pairs   []Pair
+}
+
+// Across compares one scheme (or benchmark) of a later run with the same
+// one in the first run: the runs of a merged report, side by side.
+type Across struct {
+	Scheme, Run, Baseline string
+	Pair                  // A is the later run, B the baseline
+}
+
+// CompareRuns tests, for every scheme that the first run and a later run
+// both have, the full-exchange wall time of the later run against the
+// first (Mann–Whitney, all comparisons one Holm family).
+func CompareRuns(runs []Run) []Across {
+	if len(runs) < 2 {
+		return nil
+	}
+	base := runs[0]
+	var out []Across
+	var results []stats.MWResult
+	for _, r := range runs[1:] {
+		for _, si := range r.Results.Schemes {
+			a := r.Results.Values(si.Name, bench.OpFull, bench.Wall)
+			b := base.Results.Values(si.Name, bench.OpFull, bench.Wall)
+			if len(a) < 2 || len(b) < 2 {
+				continue
+			}
+			x := Across{Scheme: si.Name, Run: r.Label, Baseline: base.Label,
+				Pair: Pair{A: r.Label, B: base.Label, MedA: median(a), MedB: median(b)}}
+			res, err := stats.MannWhitney(a, b, nil)
+			switch {
+			case errors.Is(err, stats.ErrAllTied):
+				res, x.Tied = stats.MWResult{P: 1}, true
+			case err != nil:
+				x.Err, res = err.Error(), stats.MWResult{P: 1}
+			}
+			x.Delta, x.P, x.ShiftNs, x.Exact = res.Delta, res.P, res.Shift, res.Exact
+			out = append(out, x)
+			results = append(results, res)
+		}
+	}
+	if len(results) == 0 {
+		return nil
+	}
+	if verdicts, adj, err := stats.Decide(results, Alpha); err == nil {
+		for i := range out {
+			out[i].Verdict, out[i].PAdj = verdicts[i], adj[i]
+		}
+	}
+	return out
+}
+
+// Analyze summarises every run. Labels are made unique.
+func Analyze(runs []*bench.Results) ([]Run, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("report: no runs")
+	}
+	seen := map[string]int{}
+	out := make([]Run, 0, len(runs))
+	for i, r := range runs {
+		if r == nil {
+			return nil, fmt.Errorf("report: run %d is nil", i)
+		}
+		label := r.Label
+		if label == "" {
+			label = "run " + strconv.Itoa(i+1)
+		}
+		seen[label]++
+		if seen[label] > 1 {
+			label += " #" + strconv.Itoa(seen[label])
+		}
+		out = append(out, analyzeRun(label, r))
+	}
+	return out, nil
+}
+
+func analyzeRun(label string, r *bench.Results) Run {
+	run := Run{Label: label, Results: r}
+	for _, si := range r.Schemes {
+		ops := ops(r, si.Name)
+		if len(ops) == 0 && si.Error != "" {
+			run.Rows = append(run.Rows, Row{Scheme: si.Name, Op: bench.OpFull, Augmented: si.Augmented,
+				Err: "not measured: " + si.Error})
+		}
+		for _, op := range ops {
+			run.Rows = append(run.Rows, summarizeRow(r, si, op))
+		}
+	}
+	// By median time; rows without a summary last.
+	sort.SliceStable(run.Rows, func(i, j int) bool {
+		a, b := run.Rows[i], run.Rows[j]
+		if (a.Err == "") != (b.Err == "") {
+			return a.Err == ""
+		}
+		return a.Wall.Median < b.Wall.Median
+	})
+	run.Pairs = compare(r)
+	return run
+}
+
+// ops returns the ops present for scheme, full first.
+func ops(r *bench.Results, scheme string) []string {
+	have := map[string]bool{}
+	var out []string
+	for _, s := range r.Samples {
+		if s.Scheme == scheme && !have[s.Op] {
+			have[s.Op] = true
+			out = append(out, s.Op)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i] == bench.OpFull && out[j] != bench.OpFull })
+	return out
+}
+
+func summarizeRow(r *bench.Results, si bench.SchemeInfo, op string) Row {
+	row := Row{Scheme: si.Name, Op: op, Augmented: si.Augmented, WireCheck: si.WireCheck}
+	if op == bench.OpFull {
+		row.Size, row.StudySize = si.Size, si.StudySize
+	}
+	wall := r.Values(si.Name, op, bench.Wall)
+	sum, err := stats.Summarize(wall)
+	if err != nil {
+		row.Err = err.Error()
+		return row
+	}
+	row.Wall = sum
+	if cpu := r.Values(si.Name, op, bench.CPU); len(cpu) == len(wall) {
+		if s, err := stats.Summarize(cpu); err == nil {
+			row.CPU = &s
+		}
+	}
+	if e := r.Values(si.Name, op, bench.Energy); len(e) >= 2 {
+		if s, err := stats.Summarize(e); err == nil {
+			row.Energy = &s
+		}
+	}
+	row.Allocs = median(r.Values(si.Name, op, func(s bench.Sample) (float64, bool) { return float64(s.Allocs), true }))
+	row.Bytes = median(r.Values(si.Name, op, func(s bench.Sample) (float64, bool) { return float64(s.AllocBytes), true }))
+	_, row.Out10x, _ = stats.Filter(wall, stats.TenTimesMean)
+	_, row.OutTukey15, _ = stats.Filter(wall, stats.Tukey15)
+	_, row.OutTukey3, _ = stats.Filter(wall, stats.Tukey3)
+	return row
+}
+
+func median(xs []float64) float64 {
+	m, err := stats.Quantile(xs, 0.5)
+	if err != nil {
+		return 0
+	}
+	return m
+}
+
+// compare tests every pair of schemes on full-exchange wall time; all pairs
+// are one Holm family.
+func compare(r *bench.Results) []Pair {
+	var names []string
+	samples := map[string][]float64{}
+	for _, si := range r.Schemes {
+		xs := r.Values(si.Name, bench.OpFull, bench.Wall)
+		if len(xs) >= 2 {
+			names = append(names, si.Name)
+			samples[si.Name] = xs
+		}
+	}
+	// A is the scheme with the lower median, so verdicts read "A faster".
+	sort.SliceStable(names, func(i, j int) bool { return median(samples[names[i]]) < median(samples[names[j]]) })
+	var pairs []Pair
+	var results []stats.MWResult
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			a, b := samples[names[i]], samples[names[j]]
+			p := Pair{A: names[i], B: names[j], MedA: median(a), MedB: median(b)}
+			res, err := stats.MannWhitney(a, b, nil)
+			switch {
+			case errors.Is(err, stats.ErrAllTied):
+				res, p.Tied = stats.MWResult{P: 1}, true
+			case err != nil:
+				p.Err = err.Error()
+				res = stats.MWResult{P: 1}
+			}
+			p.Delta, p.P, p.ShiftNs, p.Exact = res.Delta, res.P, res.Shift, res.Exact
+			pairs = append(pairs, p)
+			results = append(results, res)
+		}
+	}
+	if len(results) == 0 {
+		return nil
+	}
+	verdicts, adj, err := stats.Decide(results, Alpha)
+	if err != nil {
+		for i := range pairs {
+			pairs[i].Err = err.Error()
+		}
+		return pairs
+	}
+	for i := range pairs {
+		pairs[i].Verdict, pairs[i].PAdj = verdicts[i], adj[i]
+	}
+	return pairs
+}

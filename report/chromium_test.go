@@ -1,0 +1,50 @@
+package report
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestChromiumRendersReport opens a report in headless Chromium (when one
+// is installed; scripts/check-report.sh installs it) and checks the
+// rendered DOM still has every figure and table: the page needs no network
+// and no script.
+func TestChromiumRendersReport(t *testing.T) {
+	var browser string
+	for _, b := range []string{"chromium", "chromium-browser", "google-chrome", "headless_shell"} {
+		if p, err := exec.LookPath(b); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no Chromium installed (scripts/check-report.sh installs one)")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(path, []byte(render(t, fakeRun("box", true))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-dev-shm-usage", "--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+path)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("chromium did not run here: %v", err)
+	}
+	dom := string(out)
+	if n := strings.Count(dom, "<svg"); n != 5 {
+		t.Errorf("rendered DOM has %d figures, want 5", n)
+	}
+	for _, want := range []string{`class="summary"`, `class="significance"`, `class="outliers"`, "energy: measured with RAPL"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("rendered DOM lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/bench/stats"
+)
+
+// Write renders the HTML report of runs to w.
+func Write(w io.Writer, runs []*bench.Results) error {
+	an, err := Analyze(runs)
+	if err != nil {
+		return err
+	}
+	return page.Execute(w, build(an))
+}
+
+type view struct {
+	Generated string
+	Runs      []runView
+	Figures   []template.HTML
+	Across    []Across
+}
+
+type runView struct {
+	Run
+	Machine bench.Machine
+	Energy  string
+	Color   string
+	Steps   []stepRow
+	Wire    []wireRow
+}
+
+type wireRow struct {
+	Scheme          string
+	Messages        string
+	Size, StudySize int
+	Check           string
+}
+
+// wire lists each scheme's messages: name, direction, size under the
+// standard encoding / the study accounting, and the length seen on the
+// wire.
+func wire(r *bench.Results) []wireRow {
+	var out []wireRow
+	for _, si := range r.Schemes {
+		if len(si.Messages) == 0 {
+			continue
+		}
+		var parts []string
+		for _, m := range si.Messages {
+			arrow := "C→S"
+			if m.From == "server" {
+				arrow = "S→C"
+			}
+			parts = append(parts, fmt.Sprintf("%s %s: %d / %d (wire %d)", arrow, m.Name, m.Size, m.StudySize, m.Actual))
+		}
+		out = append(out, wireRow{si.Name, strings.Join(parts, "; "), si.Size, si.StudySize, si.WireCheck})
+	}
+	return out
+}
+
+type stepRow struct {
+	Scheme string
+	Steps  string
+}
+
+func build(an []Run) view {
+	v := view{Generated: time.Now().UTC().Format(time.RFC3339)}
+	multi := len(an) > 1
+	label := func(r Run, s string) string {
+		if multi {
+			return s + " — " + r.Label
+		}
+		return s
+	}
+	var bal, aug, reg, imported, energy []dot
+	var pts []point
+	for i, r := range an {
+		rv := runView{Run: r, Machine: r.Results.Machine, Color: color(i)}
+		if r.Results.Energy.Measured {
+			rv.Energy = fmt.Sprintf("energy: measured with %s (%s)", r.Results.Energy.Meter, strings.Join(r.Results.Energy.Domains, ", "))
+		} else {
+			rv.Energy = "energy: not measured: " + r.Results.Energy.Reason
+		}
+		rv.Steps = steps(r.Results)
+		rv.Wire = wire(r.Results)
+		v.Runs = append(v.Runs, rv)
+		native := r.Results.Source == "" || r.Results.Source == "kexlab compare"
+		for _, row := range r.Rows {
+			if row.Err != "" {
+				continue
+			}
+			d := dot{Key: row.Scheme, Label: label(r, row.Scheme), Run: i, Mid: row.Wall.Median,
+				Lo: row.Wall.MedianCI.Low, Hi: row.Wall.MedianCI.High, Coverage: row.Wall.MedianCI.Level}
+			switch {
+			case !native:
+				d.Label = label(r, row.Scheme+" ("+r.Results.Source+")")
+				imported = append(imported, d)
+			case row.Op == bench.OpRegister:
+				reg = append(reg, d)
+			case row.Op != bench.OpFull:
+				continue
+			case row.Augmented:
+				aug = append(aug, d)
+			default:
+				bal = append(bal, d)
+			}
+			if row.Energy != nil {
+				energy = append(energy, dot{Key: row.Scheme + " " + row.Op, Label: label(r, row.Scheme+" "+row.Op), Run: i,
+					Mid: row.Energy.Median, Lo: row.Energy.MedianCI.Low, Hi: row.Energy.MedianCI.High, Coverage: row.Energy.MedianCI.Level})
+			}
+			if native && row.Op == bench.OpFull && row.Size > 0 {
+				pts = append(pts, point{Label: row.Scheme, Run: i, X: float64(row.Size), Y: row.Wall.Median})
+				if row.StudySize > 0 && row.StudySize != row.Size {
+					pts = append(pts, point{Label: row.Scheme + " (study accounting)", Run: i,
+						X: float64(row.StudySize), Y: row.Wall.Median, Open: true})
+				}
+			}
+		}
+	}
+	v.Across = CompareRuns(an)
+	add := func(title, axis string, d []dot, f func(float64) string) {
+		if len(d) > 0 {
+			v.Figures = append(v.Figures, template.HTML(dotPlot(title, axis, group(d), f)))
+		}
+	}
+	add("Balanced schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", bal, fmtNs)
+	add("Augmented schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", aug, fmtNs)
+	add("Augmented schemes: registration (median, 95% CI)", "time per registration (log scale)", reg, fmtNs)
+	// Hollow marks first, so that a filled one at the same place stays visible.
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Open && !pts[j].Open })
+	if len(pts) > 0 {
+		v.Figures = append(v.Figures, template.HTML(scatter("Time of a full exchange vs bytes on the wire",
+			"total message bytes (filled: standard encoding; hollow: study accounting; log scale)",
+			"median time (log scale)", pts, fmtNum, fmtNs)))
+	}
+	add("Imported benchmarks: time per operation (median, 95% CI)", "time per operation (log scale)", imported, fmtNs)
+	add("Energy (RAPL package domains, or the imported total; median, 95% CI)", "µJ (log scale)", energy, fmtNum)
+	return v
+}
+
+// group puts the dots of the same scheme from different runs next to each
+// other, in the order in which each scheme first appears.
+func group(ds []dot) []dot {
+	first := map[string]int{}
+	for i, d := range ds {
+		if _, ok := first[d.Key]; !ok {
+			first[d.Key] = i
+		}
+	}
+	out := append([]dot(nil), ds...)
+	sort.SliceStable(out, func(i, j int) bool { return first[out[i].Key] < first[out[j].Key] })
+	return out
+}
+
+// steps gives, per scheme, the median time of each step of a full exchange.
+func steps(r *bench.Results) []stepRow {
+	type key struct {
+		i    int
+		name string
+	}
+	var out []stepRow
+	for _, si := range r.Schemes {
+		vals := map[key][]float64{}
+		var keys []key
+		for _, s := range r.Samples {
+			if s.Scheme != si.Name || s.Op != bench.OpFull {
+				continue
+			}
+			for i, st := range s.Steps {
+				k := key{i, st.Party + " " + st.Name}
+				if _, ok := vals[k]; !ok {
+					keys = append(keys, k)
+				}
+				vals[k] = append(vals[k], float64(st.Ns))
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		sort.Slice(keys, func(a, b int) bool { return keys[a].i < keys[b].i })
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s %s", k.name, fmtNs(median(vals[k]))))
+		}
+		out = append(out, stepRow{si.Name, strings.Join(parts, "; ")})
+	}
+	return out
+}
+
+var funcs = template.FuncMap{
+	"ns":    fmtNs,
+	"nsi":   func(v int64) string { return fmtNs(float64(v)) },
+	"num":   fmtNum,
+	"bytes": fmtBytes,
+	"pct":   func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
+	"p": func(v float64) string {
+		if v < 1e-4 {
+			return fmt.Sprintf("%.1e", v)
+		}
+		return fmt.Sprintf("%.4f", v)
+	},
+	"delta": func(v float64) string { return fmt.Sprintf("%+.3f", v) },
+	"verdict": func(v stats.Verdict) string {
+		switch v {
+		case stats.Better:
+			return "A faster"
+		case stats.Worse:
+			return "A slower"
+		}
+		return v.String()
+	},
+	"join": strings.Join,
+}
+
+var page = template.Must(template.New("report").Funcs(funcs).Parse(pageHTML))

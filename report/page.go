@@ -1,0 +1,83 @@
+package report
+
+// pageHTML is the report template: one self-contained page, no scripts.
+const pageHTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>kexlab comparison report</title>
+<style>
+body { font-family: sans-serif; margin: 2em; max-width: 80em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 90%; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f3f3f3; }
+td.l, th.l { text-align: left; }
+.summary td, .significance td, .across td { white-space: nowrap; }
+.better { color: #006d2c; } .worse { color: #b30000; }
+figure { margin: 1.5em 0; }
+.note { color: #555; }
+.energy { font-weight: bold; }
+</style>
+</head>
+<body>
+<h1>kexlab comparison report</h1>
+<p class="note">Generated {{.Generated}}. {{len .Runs}} run(s). Times are wall-clock per operation; intervals are the distribution-free 95% confidence intervals of the median (order statistics; the coverage actually achieved is given). Outliers are counted, never removed.</p>
+{{range .Runs}}<p class="energy" id="energy-{{.Label}}"><span style="color:{{.Color}}">■</span> {{.Label}}: {{.Energy}}</p>
+{{end}}<p class="note">RAPL energy is that of the whole CPU package during each sample, other processes included, with a resolution of about 1 ms: it is meaningful only on an otherwise idle machine.</p>
+<h2 id="figures">Figures</h2>
+{{range .Figures}}<figure>{{.}}</figure>
+{{end}}
+{{with .Across}}<h2 id="across">Across runs</h2>
+<p class="note">Each scheme of a later run against the same scheme in the first run ({{(index . 0).Baseline}}): two-sided Mann–Whitney U test, all comparisons one Holm family, α = 0.05; Cliff's δ negative means the later run is faster.</p>
+<table class="across">
+<tr><th class="l">scheme</th><th class="l">run</th><th>median</th><th>median in {{(index . 0).Baseline}}</th><th>shift</th><th>Cliff's δ</th><th>p</th><th>p (Holm)</th><th class="l">verdict</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Run}}</td><td>{{ns .MedA}}</td><td>{{ns .MedB}}</td><td>{{ns .ShiftNs}}</td><td>{{delta .Delta}}</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td class="l">{{if .Err}}{{.Err}}{{else if eq (verdict .Verdict) "A faster"}}faster{{else if eq (verdict .Verdict) "A slower"}}slower{{else}}{{verdict .Verdict}}{{end}}</td></tr>
+{{end}}</table>{{end}}
+{{range .Runs}}
+<h2 id="run-{{.Label}}">Run: {{.Label}}</h2>
+<h3>Machine</h3>
+<table class="machine">
+<tr><th class="l">source</th><td class="l">{{.Results.Source}}</td></tr>
+<tr><th class="l">CPU</th><td class="l">{{.Machine.CPUModel}}</td></tr>
+<tr><th class="l">cores / GOMAXPROCS</th><td class="l">{{.Machine.Cores}} / {{.Machine.GOMAXPROCS}}</td></tr>
+<tr><th class="l">Go</th><td class="l">{{.Machine.GoVersion}} {{.Machine.OS}}/{{.Machine.Arch}}</td></tr>
+<tr><th class="l">kernel</th><td class="l">{{.Machine.Kernel}}</td></tr>
+<tr><th class="l">governor</th><td class="l">{{with .Machine.Governor}}{{.}}{{else}}not readable{{end}}</td></tr>
+<tr><th class="l">load average at start</th><td class="l">{{.Machine.LoadAvg}}</td></tr>
+<tr><th class="l">time</th><td class="l">{{.Machine.Time}}</td></tr>
+<tr><th class="l">CPU clock</th><td class="l">{{with .Results.CPUClock}}{{.}}{{else}}not measured{{end}}</td></tr>
+<tr><th class="l">settings</th><td class="l">n ≤ {{.Results.Settings.N}}, n ≥ {{.Results.Settings.MinN}}, warm-up {{.Results.Settings.Warmup}}, budget {{nsi .Results.Settings.BudgetNs}}, seed {{.Results.Settings.Seed}}</td></tr>
+<tr><th class="l">CPU flags</th><td class="l" style="font-size:80%">{{join .Machine.CPUFlags " "}}</td></tr>
+</table>
+<h3>Summary (sorted by median time)</h3>
+<table class="summary">
+<tr><th class="l">scheme</th><th class="l">op</th><th>n</th><th>median</th><th>IQR</th><th>CV</th><th>95% CI of median</th><th>CPU median</th><th>allocs</th><th>heap bytes</th><th>wire bytes (std / study)</th><th>energy median (µJ) [95% CI]</th><th class="l">wire check</th></tr>
+{{range .Rows}}{{if .Err}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td colspan="11" class="l">{{.Err}}</td></tr>
+{{else}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td>{{.Wall.N}}</td><td>{{ns .Wall.Median}}</td><td>{{ns .Wall.IQR}}</td><td>{{pct .Wall.CV}}</td><td>[{{ns .Wall.MedianCI.Low}}, {{ns .Wall.MedianCI.High}}] ({{pct .Wall.MedianCI.Level}})</td><td>{{with .CPU}}{{ns .Median}}{{else}}–{{end}}</td><td>{{num .Allocs}}</td><td>{{bytes .Bytes}}</td><td>{{if .Size}}{{.Size}} / {{.StudySize}}{{else}}–{{end}}</td><td>{{with .Energy}}{{num .Median}} [{{num .MedianCI.Low}}, {{num .MedianCI.High}}]{{else}}not measured{{end}}</td><td class="l">{{.WireCheck}}</td></tr>
+{{end}}{{end}}</table>
+<h3>Outliers (counted, not removed)</h3>
+<table class="outliers">
+<tr><th class="l">scheme</th><th class="l">op</th><th>n</th><th>&gt; 10 × mean (seed S0 rule)</th><th>Tukey 1.5 IQR</th><th>Tukey 3 IQR</th></tr>
+{{range .Rows}}{{if not .Err}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td>{{.Wall.N}}</td><td>{{.Out10x}}</td><td>{{.OutTukey15}}</td><td>{{.OutTukey3}}</td></tr>
+{{end}}{{end}}</table>
+<h3>Pairwise significance (full exchange, wall time)</h3>
+<p class="note">Two-sided Mann–Whitney U test for every pair; the p-values of all pairs of this run are adjusted together by Holm's method; α = 0.05. Cliff's delta δ of A relative to B: negative means A tends to be faster. Hodges–Lehmann shift is the median of the differences A − B.</p>
+<table class="significance">
+<tr><th class="l">A</th><th class="l">B</th><th>median A</th><th>median B</th><th>shift A − B</th><th>Cliff's δ</th><th>p</th><th>p (Holm)</th><th class="l">verdict</th></tr>
+{{range .Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td>{{ns .MedA}}</td><td>{{ns .MedB}}</td><td>{{ns .ShiftNs}}</td><td>{{delta .Delta}}</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td class="l {{if eq (verdict .Verdict) "A faster"}}better{{else if eq (verdict .Verdict) "A slower"}}worse{{end}}">{{if .Err}}{{.Err}}{{else}}{{verdict .Verdict}}{{end}}</td></tr>
+{{else}}<tr><td colspan="9" class="l">fewer than two schemes with samples</td></tr>
+{{end}}</table>
+{{with .Wire}}<h3>Bytes on the wire</h3>
+<table class="wire">
+<tr><th class="l">scheme</th><th class="l">messages: standard / study accounting (length seen on the wire)</th><th>total</th><th>study total</th><th class="l">check</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Messages}}</td><td>{{.Size}}</td><td>{{.StudySize}}</td><td class="l">{{.Check}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Steps}}<h3>Phases of a full exchange (median per step)</h3>
+<table class="steps">
+<tr><th class="l">scheme</th><th class="l">steps (party, message produced, median time)</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Steps}}</td></tr>
+{{end}}</table>{{end}}
+{{end}}
+</body>
+</html>
+`

@@ -1,0 +1,198 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// palette colours the runs of a merged report (colour-blind safe, Okabe–Ito).
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"}
+
+func color(run int) string { return palette[run%len(palette)] }
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+
+// esc escapes text for SVG/HTML content and attribute values.
+func esc(s string) string { return xmlEscaper.Replace(s) }
+
+// logScale maps [lo, hi] (positive) onto [a, b] logarithmically.
+type logScale struct{ lo, hi, a, b float64 }
+
+func newLogScale(lo, hi, a, b float64) logScale {
+	if !(lo > 0) {
+		lo = 1
+	}
+	if !(hi > lo) {
+		hi = lo * 10
+	}
+	// Pad to whole 1-2-5 steps so the extreme marks are not on the frame.
+	return logScale{lo: lo / 1.25, hi: hi * 1.25, a: a, b: b}
+}
+
+func (s logScale) at(v float64) float64 {
+	if !(v > 0) {
+		v = s.lo
+	}
+	t := (math.Log10(v) - math.Log10(s.lo)) / (math.Log10(s.hi) - math.Log10(s.lo))
+	return s.a + t*(s.b-s.a)
+}
+
+// ticks returns 1-2-5 ticks inside the scale, at most about eight.
+func (s logScale) ticks() []float64 {
+	var out []float64
+	for _, step := range [][]float64{{1, 2, 5}, {1, 3}, {1}} {
+		out = out[:0]
+		for e := math.Floor(math.Log10(s.lo)); e <= math.Ceil(math.Log10(s.hi)); e++ {
+			for _, m := range step {
+				v := m * math.Pow(10, e)
+				if v >= s.lo && v <= s.hi {
+					out = append(out, v)
+				}
+			}
+		}
+		if len(out) <= 8 {
+			break
+		}
+	}
+	return out
+}
+
+// fmtNs formats nanoseconds with three significant digits.
+func fmtNs(ns float64) string {
+	if ns < 0 {
+		return "−" + fmtNs(-ns)
+	}
+	switch d := time.Duration(ns); {
+	case d >= time.Second:
+		return fmt.Sprintf("%.3g s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.3g ns", ns)
+}
+
+func fmtNum(v float64) string { return fmt.Sprintf("%.4g", v) }
+
+// fmtBytes formats a byte count with SI prefixes.
+func fmtBytes(v float64) string {
+	switch {
+	case v >= 1e9:
+		return fmt.Sprintf("%.3g GB", v/1e9)
+	case v >= 1e6:
+		return fmt.Sprintf("%.3g MB", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.3g kB", v/1e3)
+	}
+	return fmt.Sprintf("%.0f B", v)
+}
+
+// dot is one row of a dot plot: a median with its interval.
+type dot struct {
+	Key      string // what dots of different runs share (the scheme)
+	Label    string
+	Run      int
+	Mid      float64
+	Lo, Hi   float64
+	Coverage float64
+}
+
+// dotPlot draws medians as dots with interval bars on a log axis, one row
+// per dot.
+func dotPlot(title, axis string, dots []dot, format func(float64) string) string {
+	const w, left, right, rowH, top = 760.0, 230.0, 20.0, 20.0, 34.0
+	h := top + rowH*float64(len(dots)) + 40
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, d := range dots {
+		lo, hi = math.Min(lo, math.Min(d.Lo, d.Mid)), math.Max(hi, math.Max(d.Hi, d.Mid))
+	}
+	sc := newLogScale(lo, hi, left, w-right)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="%g" height="%g" viewBox="0 0 %g %g" font-family="sans-serif" font-size="12">`, w, h, w, h)
+	fmt.Fprintf(&b, `<title>%s</title><text x="%g" y="18" font-weight="bold">%s</text>`, esc(title), 4.0, esc(title))
+	bottom := top + rowH*float64(len(dots))
+	for _, t := range sc.ticks() {
+		x := sc.at(t)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#ddd"/>`, x, top-6, x, bottom)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle">%s</text>`, x, bottom+14, esc(format(t)))
+	}
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`, (left+w-right)/2, bottom+32, esc(axis))
+	for i, d := range dots {
+		y := top + rowH*float64(i) + rowH/2
+		c := color(d.Run)
+		fmt.Fprintf(&b, `<g><title>%s: median %s, %.1f%% interval [%s, %s]</title>`,
+			esc(d.Label), esc(format(d.Mid)), 100*d.Coverage, esc(format(d.Lo)), esc(format(d.Hi)))
+		fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`, left-8, y, esc(shorten(d.Label, 34)))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"/>`, sc.at(d.Lo), y, sc.at(d.Hi), y, c)
+		for _, e := range []float64{d.Lo, d.Hi} {
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`, sc.at(e), y-4, sc.at(e), y+4, c)
+		}
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/></g>`, sc.at(d.Mid), y, c)
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// shorten cuts s to at most n runes, marking the cut with an ellipsis; the
+// full text stays in the mark's title.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// point is one mark of a scatter plot.
+type point struct {
+	Label string
+	Run   int
+	X, Y  float64
+	Open  bool // hollow marker (the study accounting)
+}
+
+// scatter draws points on log–log axes, each labelled.
+func scatter(title, xAxis, yAxis string, pts []point, fx, fy func(float64) string) string {
+	const w, h, left, right, top, bottom = 760.0, 420.0, 80.0, 120.0, 34.0, 50.0
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
+		ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
+	}
+	sx := newLogScale(xlo, xhi, left, w-right)
+	sy := newLogScale(ylo, yhi, h-bottom, top)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="%g" height="%g" viewBox="0 0 %g %g" font-family="sans-serif" font-size="12">`, w, h, w, h)
+	fmt.Fprintf(&b, `<title>%s</title><text x="4" y="18" font-weight="bold">%s</text>`, esc(title), esc(title))
+	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#999"/>`, left, top, w-right-left, h-bottom-top)
+	for _, t := range sx.ticks() {
+		x := sx.at(t)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#eee"/><text x="%.1f" y="%g" text-anchor="middle">%s</text>`,
+			x, top, x, h-bottom, x, h-bottom+14, esc(fx(t)))
+	}
+	for _, t := range sy.ticks() {
+		y := sy.at(t)
+		fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#eee"/><text x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`,
+			left, y, w-right, y, left-4, y, esc(fy(t)))
+	}
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`, (left+w-right)/2, h-12, esc(xAxis))
+	fmt.Fprintf(&b, `<text x="14" y="%g" text-anchor="middle" transform="rotate(-90 14 %g)">%s</text>`, (top+h-bottom)/2, (top+h-bottom)/2, esc(yAxis))
+	for _, p := range pts {
+		x, y := sx.at(p.X), sy.at(p.Y)
+		fill := color(p.Run)
+		if p.Open {
+			fill = "white"
+		}
+		fmt.Fprintf(&b, `<g><title>%s: %s, %s</title><circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s"/>`,
+			esc(p.Label), esc(fx(p.X)), esc(fy(p.Y)), x, y, fill, color(p.Run))
+		if !p.Open {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, x+6, y-4, esc(p.Label))
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}

@@ -1,6 +1,7 @@
 package pake
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -98,20 +99,53 @@ func (s paceScheme) config(c Credentials) (pace.Config, error) {
 func (paceScheme) Register(io.Reader, Credentials) ([]byte, error) { return nil, nil }
 
 func (s paceScheme) NewClient(rand io.Reader, c Credentials) (Party, error) {
-	cfg, err := s.config(c)
+	f, err := s.PrepareClient(c)
 	if err != nil {
 		return nil, err
 	}
-	return pace.NewTerminal(rand, cfg, c.Password)
+	return f(rand)
 }
 
 // NewServer ignores record: the chip knows the password.
 func (s paceScheme) NewServer(rand io.Reader, c Credentials, _ []byte) (Party, error) {
-	cfg, err := s.config(c)
+	f, err := s.PrepareServer(c, nil)
 	if err != nil {
 		return nil, err
 	}
-	return pace.NewChip(rand, cfg, c.Password)
+	return f(rand)
+}
+
+// prepared derives K_π once and returns a config whose password-to-key
+// function hands it out.
+func (s paceScheme) prepared(c Credentials) (pace.Config, error) {
+	cfg, err := s.config(c)
+	if err != nil {
+		return cfg, err
+	}
+	kpi, err := cfg.PasswordKey(c.Password)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.PasswordKey = func([]byte) ([]byte, error) { return bytes.Clone(kpi), nil }
+	return cfg, nil
+}
+
+// PrepareClient runs PBKDF2 once (pake.Preparer).
+func (s paceScheme) PrepareClient(c Credentials) (PartyFactory, error) {
+	cfg, err := s.prepared(c)
+	if err != nil {
+		return nil, err
+	}
+	return func(rand io.Reader) (Party, error) { return pace.NewTerminal(rand, cfg, c.Password) }, nil
+}
+
+// PrepareServer runs PBKDF2 once (pake.Preparer); record is ignored.
+func (s paceScheme) PrepareServer(c Credentials, _ []byte) (PartyFactory, error) {
+	cfg, err := s.prepared(c)
+	if err != nil {
+		return nil, err
+	}
+	return func(rand io.Reader) (Party, error) { return pace.NewChip(rand, cfg, c.Password) }, nil
 }
 
 // KnownAnswerTests returns the ICAO worked example of the scheme's

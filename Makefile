@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 3s
 OUT      ?= out
 
-.PHONY: all build test vet fmt-check unit fuzz report bench vectors deps clean
+.PHONY: all build test browser vet fmt-check unit fuzz report bench vectors deps clean
 
 all: build
 
@@ -13,8 +13,14 @@ deps:
 build: deps
 	$(GO) build -o bin/kexlab ./cmd/kexlab
 
-# make test: everything CI checks. Installs what it needs itself.
-test: deps fmt-check vet unit fuzz
+# make test: everything CI checks. Installs what it needs itself: the Go
+# modules, and Debian's Chromium for the test that renders report.html.
+test: deps browser fmt-check vet unit fuzz
+
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing chromium (apt-get) for the report rendering test"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -24,7 +30,7 @@ vet:
 	$(GO) vet ./...
 
 unit:
-	$(GO) test -count=1 -timeout 20m ./...
+	KEXLAB_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -timeout 20m ./...
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh

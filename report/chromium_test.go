@@ -13,8 +13,14 @@ import (
 // TestChromiumRendersReport opens a report in headless Chromium (when one
 // is installed; scripts/check-report.sh installs it) and checks the
 // rendered DOM still has every figure and table: the page needs no network
-// and no script.
+// and no script. `make test` installs Chromium and sets
+// KEXLAB_REQUIRE_CHROMIUM=1, which turns a missing or failing browser into
+// a test failure instead of a skip.
 func TestChromiumRendersReport(t *testing.T) {
+	skip := t.Skipf
+	if os.Getenv("KEXLAB_REQUIRE_CHROMIUM") != "" {
+		skip = t.Fatalf
+	}
 	var browser string
 	for _, b := range []string{"chromium", "chromium-browser", "google-chrome", "headless_shell"} {
 		if p, err := exec.LookPath(b); err == nil {
@@ -23,7 +29,7 @@ func TestChromiumRendersReport(t *testing.T) {
 		}
 	}
 	if browser == "" {
-		t.Skip("no Chromium installed (scripts/check-report.sh installs one)")
+		skip("no Chromium installed (scripts/check-report.sh installs one)")
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.html")
@@ -36,7 +42,7 @@ func TestChromiumRendersReport(t *testing.T) {
 		"--disable-dev-shm-usage", "--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+path)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("chromium did not run here: %v", err)
+		skip("chromium did not run here: %v", err)
 	}
 	dom := string(out)
 	if n := strings.Count(dom, "<svg"); n != 5 {

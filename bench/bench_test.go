@@ -221,3 +221,47 @@ func TestCompareSkipsBrokenSchemes(t *testing.T) {
 		t.Error("all schemes broken: no error")
 	}
 }
+
+// preparedScheme is fakeScheme with pake.Preparer; it counts how often the
+// (expensive, in real schemes) preparation runs.
+type preparedScheme struct {
+	fakeScheme
+	prepares *int
+}
+
+func (p preparedScheme) PrepareClient(c pake.Credentials) (pake.PartyFactory, error) {
+	*p.prepares++
+	return func(r io.Reader) (pake.Party, error) { return p.NewClient(r, c) }, nil
+}
+
+func (p preparedScheme) PrepareServer(c pake.Credentials, rec []byte) (pake.PartyFactory, error) {
+	*p.prepares++
+	if p.augmented && string(rec) != "record" {
+		return nil, pake.ErrInvalidParameter
+	}
+	return func(r io.Reader) (pake.Party, error) { return p.NewServer(r, c, rec) }, nil
+}
+
+func TestCompareOnlineSamples(t *testing.T) {
+	var prepares int
+	res, err := Compare(Config{
+		Schemes: []pake.Scheme{preparedScheme{fakeScheme{"p", true, 5}, &prepares}, fakeScheme{"plain", false, 5}},
+		N:       6, MinN: 3, Warmup: 1, Seed: 2, EnergyReason: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, s := range res.Samples {
+		count[s.Scheme+"/"+s.Op]++
+		if s.Op == OpOnline && (s.WireBytes != 8 || len(s.Steps) != 5) {
+			t.Errorf("online sample: %d wire bytes, %d steps", s.WireBytes, len(s.Steps))
+		}
+	}
+	if count["p/online"] != 6 || count["p/full"] != 6 || count["plain/online"] != 0 {
+		t.Errorf("sample counts %v", count)
+	}
+	if prepares != 2 {
+		t.Errorf("prepared %d times, want once per side (2)", prepares)
+	}
+}

@@ -16,7 +16,13 @@ type measurer struct {
 	energy *meter.RAPL
 	cpu    bool
 	ms     runtime.MemStats
+	// prepared holds, per scheme name, the party factories of schemes that
+	// implement pake.Preparer, made once (see OpOnline).
+	prepared map[string]*factories
 }
+
+// factories start prepared parties.
+type factories struct{ client, server pake.PartyFactory }
 
 // probe is the state of the meters at the start of a sample.
 type probe struct {
@@ -80,34 +86,84 @@ func (m *measurer) exchange(s pake.Scheme, info pake.Info) (reg, full *Sample, t
 			return nil, nil, t, err
 		}
 	}
+	newClient := func() (pake.Party, error) { return s.NewClient(m.rand, credentials) }
+	newServer := func() (pake.Party, error) { return s.NewServer(m.rand, credentials, record) }
+	t, err = m.run(info, full, newClient, newServer)
+	return reg, full, t, err
+}
+
+// online runs one exchange between prepared parties (OpOnline). It returns
+// nil when the scheme does not implement pake.Preparer.
+func (m *measurer) online(s pake.Scheme, info pake.Info) (smp *Sample, err error) {
+	p, ok := s.(pake.Preparer)
+	if !ok {
+		return nil, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			smp, err = nil, fmt.Errorf("%s panicked: %v", info.Name, r)
+		}
+	}()
+	f := m.prepared[info.Name]
+	if f == nil {
+		var record []byte
+		if info.Augmented {
+			if record, err = s.Register(m.rand, credentials); err != nil {
+				return nil, err
+			}
+		}
+		f = &factories{}
+		if f.client, err = p.PrepareClient(credentials); err != nil {
+			return nil, err
+		}
+		if f.server, err = p.PrepareServer(credentials, record); err != nil {
+			return nil, err
+		}
+		if m.prepared == nil {
+			m.prepared = map[string]*factories{}
+		}
+		m.prepared[info.Name] = f
+	}
+	smp = &Sample{Op: OpOnline}
+	newClient := func() (pake.Party, error) { return f.client(m.rand) }
+	newServer := func() (pake.Party, error) { return f.server(m.rand) }
+	if _, err := m.run(info, smp, newClient, newServer); err != nil {
+		return nil, err
+	}
+	return smp, nil
+}
+
+// run creates both parties and runs them to the end inside one sample,
+// timing every step.
+func (m *measurer) run(info pake.Info, smp *Sample, newClient, newServer func() (pake.Party, error)) (t pake.Transcript, err error) {
 	steps := make([]Step, 0, 2+2*len(info.Messages))
 	tc := &timedParty{role: pake.Client, info: info, steps: &steps}
 	ts := &timedParty{role: pake.Server, info: info, steps: &steps}
 	var ck, sk []byte
 	p := m.begin()
 	t0 := time.Now()
-	tc.p, err = s.NewClient(m.rand, credentials)
+	tc.p, err = newClient()
 	t1 := time.Now()
 	if err == nil {
-		ts.p, err = s.NewServer(m.rand, credentials, record)
+		ts.p, err = newServer()
 	}
 	t2 := time.Now()
 	if err == nil {
 		ck, sk, t, err = pake.Run(tc, ts, nil)
 	}
-	m.end(p, full)
+	m.end(p, smp)
 	if err != nil {
-		return nil, nil, t, err
+		return t, err
 	}
 	if string(ck) != string(sk) {
-		return nil, nil, t, pake.ErrAuthFailed
+		return t, pake.ErrAuthFailed
 	}
-	full.Steps = append([]Step{
+	smp.Steps = append([]Step{
 		{Party: "client", Name: "new", Ns: int64(t1.Sub(t0))},
 		{Party: "server", Name: "new", Ns: int64(t2.Sub(t1))},
 	}, steps...)
-	full.WireBytes = t.Bytes()
-	return reg, full, t, nil
+	smp.WireBytes = t.Bytes()
+	return t, nil
 }
 
 // timedParty times every Next call of the party it wraps.

@@ -46,6 +46,13 @@ const Format = "kexlab-results/1"
 const (
 	OpFull     = "full"     // one complete exchange: both parties created and run
 	OpRegister = "register" // Scheme.Register of an augmented scheme
+	// OpOnline is one complete exchange between parties made from
+	// credentials prepared beforehand (pake.Preparer): the password
+	// stretching (scrypt, PBKDF2, …) is done once, outside the sample, as
+	// a client that keeps its derived secret would. Only schemes that
+	// implement pake.Preparer have it; OpFull minus OpOnline is the cost of
+	// the stretching.
+	OpOnline = "online"
 )
 
 // Results is one measurement run on one machine.

@@ -191,20 +191,28 @@ func Compare(cfg Config) (*Results, error) {
 			}
 			s := cfg.Schemes[i]
 			reg, full, _, err := m.exchange(s, s.Info())
+			var online *Sample
+			if err == nil {
+				online, err = m.online(s, s.Info())
+			}
 			if err != nil {
 				// A scheme that fails is reported, not measured further.
 				res.Schemes[i].Error = err.Error()
 				failed[i] = true
 				continue
 			}
-			for _, smp := range []*Sample{reg, full} {
-				if smp.Op == "" {
+			for _, smp := range []*Sample{reg, full, online} {
+				if smp == nil || smp.Op == "" {
 					continue
 				}
 				smp.Scheme, smp.Seq, smp.Iter = res.Schemes[i].Name, seq-1, iters[i]
 				res.Samples = append(res.Samples, *smp)
 			}
-			perScheme[i] = append(perScheme[i], time.Duration(reg.WallNs+full.WallNs))
+			cost := time.Duration(reg.WallNs + full.WallNs)
+			if online != nil {
+				cost += time.Duration(online.WallNs)
+			}
+			perScheme[i] = append(perScheme[i], cost)
 			iters[i]++
 			if cfg.Progress != nil {
 				cfg.Progress(seq, total, time.Since(start))

@@ -80,7 +80,7 @@ func build(an []Run) view {
 		}
 		return s
 	}
-	var bal, aug, reg, imported, energy []dot
+	var bal, aug, reg, online, imported, energy []dot
 	var pts []point
 	for i, r := range an {
 		rv := runView{Run: r, Machine: r.Results.Machine, Color: color(i)}
@@ -105,6 +105,8 @@ func build(an []Run) view {
 				imported = append(imported, d)
 			case row.Op == bench.OpRegister:
 				reg = append(reg, d)
+			case row.Op == bench.OpOnline:
+				online = append(online, d)
 			case row.Op != bench.OpFull:
 				continue
 			case row.Augmented:
@@ -134,6 +136,7 @@ func build(an []Run) view {
 	add("Balanced schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", bal, fmtNs)
 	add("Augmented schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", aug, fmtNs)
 	add("Augmented schemes: registration (median, 95% CI)", "time per registration (log scale)", reg, fmtNs)
+	add("Online exchange, password stretching done beforehand (pake.Preparer; median, 95% CI)", "time per exchange (log scale)", online, fmtNs)
 	// Hollow marks first, so that a filled one at the same place stays visible.
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Open && !pts[j].Open })
 	if len(pts) > 0 {

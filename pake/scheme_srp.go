@@ -1,0 +1,66 @@
+package pake
+
+import (
+	"io"
+
+	"github.com/kexlab/kexlab/pake/srp"
+)
+
+func init() { register(srpScheme{}) }
+
+// srpScheme adapts package srp (SRP-6a, RFC 5054, 3072-bit group, SHA-256)
+// to Scheme. The typed API offers every RFC 5054 group with SHA-1 or
+// SHA-256; only this default is registered.
+//
+// The identity I is ClientID. SRP-6a's first message is "I, A"; I is what
+// the server looks its record up by, so it belongs to the request that
+// selects the record, not to the key exchange: here both parties take it
+// from Credentials, and message 1 is PAD(A) alone. That keeps every message
+// length fixed, as Info must state it. Messages: the client sends PAD(A),
+// the server len(s)||s||PAD(B), the client M1, the server M2. Register
+// draws a 16-byte salt; the record is len(s)||s||PAD(v) (srp.Record), and
+// the server works from it without the password. ServerID and Context are
+// not part of SRP-6a and are ignored.
+type srpScheme struct{}
+
+func (srpScheme) Info() Info {
+	p := srp.DefaultParams()
+	n, h := p.ElementSize(), p.HashSize() // 384 and 32
+	return Info{
+		Name:            "srp",
+		Suite:           p.Name(),
+		Spec:            "RFC 5054",
+		Augmented:       true,
+		KeyConfirmation: true,
+		Uses:            []string{"ClientID"},
+		Messages: []Message{
+			{Name: "A", From: Client, Size: n, StudySize: n},
+			{Name: "s,B", From: Server, Size: 1 + srp.SaltSize + n, StudySize: srp.SaltSize + n},
+			{Name: "M1", From: Client, Size: h, StudySize: h},
+			{Name: "M2", From: Server, Size: h, StudySize: h},
+		},
+	}
+}
+
+func (srpScheme) Register(rand io.Reader, c Credentials) ([]byte, error) {
+	r, err := srp.Register(rand, srp.DefaultParams(), c.ClientID, c.Password)
+	if err != nil {
+		return nil, err
+	}
+	return r.MarshalBinary()
+}
+
+func (srpScheme) NewClient(rand io.Reader, c Credentials) (Party, error) {
+	return srp.NewClient(rand, srp.DefaultParams(), c.ClientID, c.Password)
+}
+
+// NewServer ignores c.Password: the server has only the record.
+func (srpScheme) NewServer(rand io.Reader, c Credentials, record []byte) (Party, error) {
+	r, err := srp.ParseRecord(srp.DefaultParams(), record)
+	if err != nil {
+		return nil, err
+	}
+	return srp.NewServer(rand, srp.DefaultParams(), c.ClientID, r)
+}
+
+func (srpScheme) KnownAnswerTests() []KnownAnswer { return srp.KnownAnswerTests() }

@@ -1,0 +1,206 @@
+package srp
+
+import (
+	"crypto"
+	"crypto/rand"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kexlab/kexlab/internal/group/modp"
+)
+
+// benchSuites are the parameter sets the benchmarks cover: every RFC 5054
+// group with SHA-256, and SHA-1 at 1024 and 3072 bits.
+func benchSuites(b *testing.B, f func(b *testing.B, p *Params, rec *Record)) {
+	type suite struct {
+		bits int
+		h    crypto.Hash
+	}
+	suites := []suite{{1024, crypto.SHA1}, {3072, crypto.SHA1}}
+	for _, bits := range []int{1024, 1536, 2048, 3072, 4096, 6144, 8192} {
+		suites = append(suites, suite{bits, crypto.SHA256})
+	}
+	for _, s := range suites {
+		p, err := NewParams(s.bits, s.h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rec, err := Register(rand.Reader, p, testID, testPW)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%d-%s", s.bits, s.h), func(b *testing.B) { f(b, p, rec) })
+	}
+}
+
+// fullRun is one exchange from a stored record: both parties created, four
+// messages, both keys derived.
+func fullRun(b *testing.B, p *Params, rec *Record) {
+	c, err := NewClient(rand.Reader, p, testID, testPW)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewServer(rand.Reader, p, testID, rec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m1, _ := c.Next(nil)
+	m2, err := s.Next(m1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m3, err := c.Next(m2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m4, err := s.Next(m3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Next(m4); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func BenchmarkFullRun(b *testing.B) {
+	benchSuites(b, func(b *testing.B, p *Params, rec *Record) {
+		for b.Loop() {
+			fullRun(b, p, rec)
+		}
+	})
+}
+
+// BenchmarkClient is the client's share of a run in the default suite:
+// NewClient (a, A), then x, u, S, K, M1, M2 from message 2, and the check of
+// message 4. The client's randomness is fixed so that the server's messages
+// can be computed once, off the clock.
+func BenchmarkClient(b *testing.B) {
+	p := DefaultParams()
+	rec, _ := Register(rand.Reader, p, testID, testPW)
+	c, _ := NewClient(&detReader{seed: 1}, p, testID, testPW)
+	s, _ := NewServer(rand.Reader, p, testID, rec)
+	m1, _ := c.Next(nil)
+	m2, _ := s.Next(m1)
+	m3, _ := c.Next(m2)
+	m4, err := s.Next(m3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c, _ := NewClient(&detReader{seed: 1}, p, testID, testPW)
+		c.Next(nil)
+		c.Next(m2)
+		if _, err := c.Next(m4); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkServer is the server's share: NewServer (b, B), then u, S, K,
+// M1, M2 from message 1, and the check of message 3, with fixed randomness
+// on both sides.
+func BenchmarkServer(b *testing.B) {
+	p := DefaultParams()
+	rec, _ := Register(rand.Reader, p, testID, testPW)
+	c, _ := NewClient(rand.Reader, p, testID, testPW)
+	s, _ := NewServer(&detReader{seed: 2}, p, testID, rec)
+	m1, _ := c.Next(nil)
+	m2, _ := s.Next(m1)
+	m3, err := c.Next(m2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s, _ := NewServer(&detReader{seed: 2}, p, testID, rec)
+		s.Next(m1)
+		if _, err := s.Next(m3); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkUnavoidable is the primitive floor of a full run, measured in
+// the same run as BenchmarkFullRun: the exponentiations neither side can
+// skip. Client: g^a and g^x (fixed base), and (B - k*g^x)^(a+u*x), whose
+// exponent is ExponentMulAdd's 32+h+1 bytes. Server: g^b (fixed base),
+// v^u, and (A*v^u)^b.
+func BenchmarkUnavoidable(b *testing.B) {
+	benchSuites(b, func(b *testing.B, p *Params, rec *Record) {
+		floor := unavoidable(b, p)
+		for b.Loop() {
+			floor()
+		}
+	})
+}
+
+// unavoidable returns a function doing the exponentiations of
+// BenchmarkUnavoidable, with random exponents of the sizes a run uses.
+func unavoidable(b *testing.B, p *Params) func() {
+	g := p.group
+	e := func() []byte {
+		x, err := modp.RandomExponent(rand.Reader, modp.ExponentSize)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return x
+	}
+	a, bb, u, x := e(), e(), p.h([]byte("u")), p.h([]byte("x"))
+	ax := modp.ExponentMulAdd(u, x, a)
+	base := g.ExpBase(e()) // and the fixed-base table, built off the clock
+	return func() {
+		g.ExpBase(a)
+		g.ExpBase(x)
+		g.Exp(base, ax)
+		g.ExpBase(bb)
+		g.Exp(base, u)
+		g.Exp(base, bb)
+	}
+}
+
+// BenchmarkRegister is Register: a salt, x and one fixed-base exponentiation.
+func BenchmarkRegister(b *testing.B) {
+	p := DefaultParams()
+	for b.Loop() {
+		if _, err := Register(rand.Reader, p, testID, testPW); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRatio runs a full exchange and its unavoidable exponentiations
+// in every iteration, alternating their order, timing each by the CPU time
+// of its thread so that the load of other processes affects neither, and
+// reports the median of each and full/unavoidable.
+func BenchmarkRatio(b *testing.B) {
+	benchSuites(b, func(b *testing.B, p *Params, rec *Record) {
+		defer lockThread()()
+		floor := unavoidable(b, p)
+		var full, min []time.Duration
+		for i := 0; b.Loop(); i++ {
+			for j := 0; j < 2; j++ {
+				t := threadCPU()
+				if (i+j)%2 == 0 {
+					fullRun(b, p, rec)
+					full = append(full, threadCPU()-t)
+				} else {
+					floor()
+					min = append(min, threadCPU()-t)
+				}
+			}
+		}
+		reportRatio(b, full, min)
+	})
+}
+
+func reportRatio(b *testing.B, full, floor []time.Duration) {
+	median := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2].Nanoseconds())
+	}
+	f, u := median(full), median(floor)
+	b.ReportMetric(f, "full-cpu-ns")
+	b.ReportMetric(u, "unavoidable-cpu-ns")
+	b.ReportMetric(f/u, "ratio")
+}

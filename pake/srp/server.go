@@ -1,0 +1,125 @@
+package srp
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"fmt"
+	"io"
+
+	"github.com/kexlab/kexlab/internal/group/modp"
+	"github.com/kexlab/kexlab/internal/pakeerr"
+)
+
+// Server is the server side of an SRP-6a exchange, working from the
+// client's record alone. Next(message 1) returns message 2 (s, B),
+// Next(message 3) checks M1 and returns message 4 (M2), after which the
+// server is done.
+type Server struct {
+	party
+	p        *Params
+	identity []byte
+	salt     []byte
+	v        *modp.Element
+	b        []byte
+	pubB     []byte // PAD(B)
+	m1, m2   []byte // the M1 the client must send, and the answer
+}
+
+// NewServer starts a server for the client with identity I and record r. It
+// draws b from random (crypto/rand if nil) and computes B = (k*v + g^b) % N.
+func NewServer(random io.Reader, p *Params, identity []byte, r *Record) (*Server, error) {
+	if p == nil {
+		return nil, errNoParams
+	}
+	if r == nil {
+		return nil, fmt.Errorf("%w: srp: no record", pakeerr.ErrInvalidParameter)
+	}
+	if err := checkSalt(r.Salt); err != nil {
+		return nil, err
+	}
+	v, err := p.group.ParseElement(r.Verifier)
+	if err != nil {
+		return nil, fmt.Errorf("%w: srp: record verifier: %v", pakeerr.ErrInvalidParameter, err)
+	}
+	if random == nil {
+		random = rand.Reader
+	}
+	b, err := modp.RandomExponent(random, modp.ExponentSize)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{
+		p:        p,
+		identity: bytes.Clone(identity),
+		salt:     bytes.Clone(r.Salt),
+		v:        v,
+		b:        b,
+		pubB:     p.publicB(v, b).Bytes(),
+	}, nil
+}
+
+// Next consumes the client's latest message and returns the server's
+// answer, or nil once it is done. A malformed message 1 or 3 fails with an
+// error wrapping pakeerr.ErrInvalidMessage, a wrong M1 with
+// pakeerr.ErrAuthFailed; after any error, and once done, Next fails with
+// pakeerr.ErrState.
+func (s *Server) Next(in []byte) ([]byte, error) {
+	switch s.state {
+	case stateStart:
+		m2, err := s.answer(in)
+		if err != nil {
+			return nil, s.fail(err)
+		}
+		s.state = stateConfirm
+		return m2, nil
+	case stateConfirm:
+		if len(in) != s.p.HashSize() {
+			return nil, s.fail(fmt.Errorf("%w: srp: M1 of %d bytes, want %d", pakeerr.ErrInvalidMessage, len(in), s.p.HashSize()))
+		}
+		if subtle.ConstantTimeCompare(in, s.m1) != 1 {
+			return nil, s.fail(fmt.Errorf("%w: srp: client's M1 does not match", pakeerr.ErrAuthFailed))
+		}
+		s.state = stateDone
+		return bytes.Clone(s.m2), nil
+	default:
+		return nil, s.finished()
+	}
+}
+
+// answer processes message 1, PAD(A), derives K, M1 and M2, and returns
+// message 2.
+func (s *Server) answer(in []byte) ([]byte, error) {
+	if in == nil {
+		return nil, fmt.Errorf("%w: srp: the server needs the client's message 1", pakeerr.ErrInvalidMessage)
+	}
+	A, err := s.p.group.ParseElement(in)
+	if err != nil {
+		return nil, fmt.Errorf("srp: A: %w", err)
+	}
+	u, err := s.p.u(in, s.pubB)
+	if err != nil {
+		return nil, err
+	}
+	S := s.p.serverSecret(A, s.v, s.b, u)
+	s.key, s.m1, s.m2 = s.p.confirmation(s.identity, s.salt, in, s.pubB, S)
+	clear(S)
+	s.forget()
+	out := make([]byte, 0, 1+len(s.salt)+len(s.pubB))
+	out = append(out, byte(len(s.salt)))
+	out = append(out, s.salt...)
+	return append(out, s.pubB...), nil
+}
+
+// forget drops b and the verifier once they are no longer needed.
+func (s *Server) forget() {
+	clear(s.b)
+	s.b, s.v = nil, nil
+}
+
+func (s *Server) fail(err error) error {
+	s.state = stateFailed
+	s.forget()
+	s.key, s.m1, s.m2 = nil, nil, nil
+	return err
+}

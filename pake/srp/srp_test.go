@@ -1,0 +1,361 @@
+package srp
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"math/big"
+	"reflect"
+	"testing"
+
+	"github.com/kexlab/kexlab/internal/pakeerr"
+)
+
+var (
+	testID = []byte("alice")
+	testPW = []byte("password123")
+)
+
+// detReader is a deterministic randomness source (SHA-1 in counter mode).
+type detReader struct {
+	seed uint64
+	n    uint32
+	buf  []byte
+}
+
+func (r *detReader) Read(p []byte) (int, error) {
+	for len(r.buf) < len(p) {
+		var in [12]byte
+		binary.BigEndian.PutUint64(in[:], r.seed)
+		binary.BigEndian.PutUint32(in[8:], r.n)
+		r.n++
+		h := sha1.Sum(in[:])
+		r.buf = append(r.buf, h[:]...)
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// exchange runs a whole exchange and returns the four messages.
+func exchange(t *testing.T, p *Params, rec *Record, pw []byte, cr, sr *detReader) (msgs [4][]byte, c *Client, s *Server, err error) {
+	t.Helper()
+	c, err = NewClient(cr, p, testID, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = NewServer(sr, p, testID, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []byte
+	for i := 0; i < 4; i++ {
+		var party interface{ Next([]byte) ([]byte, error) } = c
+		if i%2 == 1 {
+			party = s
+		}
+		if in, err = party.Next(in); err != nil {
+			return msgs, c, s, err
+		}
+		msgs[i] = in
+	}
+	if out, err := c.Next(in); out != nil || err != nil {
+		t.Fatalf("client's last Next = %x, %v", out, err)
+	}
+	return msgs, c, s, nil
+}
+
+func testParams(t *testing.T) (*Params, *Record) {
+	t.Helper()
+	p, err := NewParams(1024, crypto.SHA256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Register(rand.Reader, p, testID, testPW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, rec
+}
+
+func TestHonestDefault(t *testing.T) {
+	p := DefaultParams()
+	if p.Name() != "SRP-6a 3072 SHA-256" || p.ElementSize() != 384 || p.HashSize() != 32 {
+		t.Fatalf("DefaultParams: %s, %d, %d", p.Name(), p.ElementSize(), p.HashSize())
+	}
+	rec, err := Register(rand.Reader, p, testID, testPW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, c, s, err := exchange(t, p, rec, testPW, &detReader{seed: 1}, &detReader{seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []int{384, 1 + SaltSize + 384, 32, 32} {
+		if len(msgs[i]) != n {
+			t.Errorf("message %d: %d bytes, want %d", i+1, len(msgs[i]), n)
+		}
+	}
+	kc, err1 := c.SessionKey()
+	ks, err2 := s.SessionKey()
+	if err1 != nil || err2 != nil || !bytes.Equal(kc, ks) || len(kc) != 32 {
+		t.Fatalf("keys %x, %x (%v, %v)", kc, ks, err1, err2)
+	}
+}
+
+func TestWrongPassword(t *testing.T) {
+	p, rec := testParams(t)
+	msgs, c, s, err := exchange(t, p, rec, []byte("password124"), &detReader{seed: 3}, &detReader{seed: 4})
+	if !errors.Is(err, pakeerr.ErrAuthFailed) || msgs[2] == nil || msgs[3] != nil {
+		t.Fatalf("wrong password: %v after messages %x", err, msgs)
+	}
+	if _, err := s.SessionKey(); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("server has a key: %v", err)
+	}
+	if _, err := s.Next(msgs[2]); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("failed server reused: %v", err)
+	}
+	if _, err := c.SessionKey(); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("client has a key: %v", err)
+	}
+}
+
+// TestBadM2 checks that the client refuses a wrong M2.
+func TestBadM2(t *testing.T) {
+	p, rec := testParams(t)
+	c, _ := NewClient(rand.Reader, p, testID, testPW)
+	s, _ := NewServer(rand.Reader, p, testID, rec)
+	m1, _ := c.Next(nil)
+	m2, _ := s.Next(m1)
+	m3, _ := c.Next(m2)
+	m4, err := s.Next(m3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m4[5] ^= 1
+	if _, err := c.Next(m4); !errors.Is(err, pakeerr.ErrAuthFailed) {
+		t.Fatalf("tampered M2: %v", err)
+	}
+	if c.Done() {
+		t.Fatal("client done after a wrong M2")
+	}
+}
+
+// elementEncodings returns encodings that must be refused as A or B:
+// 0, N, N+1, p-padded 2N and N (over-long), and a short element.
+func badElements(p *Params) map[string][]byte {
+	N := bigOf(p.group.P())
+	size := p.ElementSize()
+	one := pad(big.NewInt(1), size)
+	return map[string][]byte{
+		"zero":          make([]byte, size),
+		"N":             pad(N, size),
+		"N+1":           pad(new(big.Int).Add(N, big.NewInt(1)), size),
+		"2N (long)":     pad(new(big.Int).Lsh(N, 1), size+1),
+		"N (long)":      pad(N, size+1),
+		"1 (long)":      pad(big.NewInt(1), size+1),
+		"1 (short)":     one[1:],
+		"empty":         {},
+		"all ones (FF)": bytes.Repeat([]byte{0xff}, size),
+	}
+}
+
+func TestInvalidA(t *testing.T) {
+	p, rec := testParams(t)
+	for name, A := range badElements(p) {
+		s, err := NewServer(rand.Reader, p, testID, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err := s.Next(A); !errors.Is(err, pakeerr.ErrInvalidMessage) || out != nil {
+			t.Errorf("A = %s: %x, %v; want ErrInvalidMessage", name, out, err)
+		}
+		if _, err := s.Next(A); !errors.Is(err, pakeerr.ErrState) {
+			t.Errorf("A = %s: server reused after failure: %v", name, err)
+		}
+	}
+	s, _ := NewServer(rand.Reader, p, testID, rec)
+	if _, err := s.Next(nil); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+		t.Errorf("server.Next(nil): %v", err)
+	}
+}
+
+func TestInvalidMessage2(t *testing.T) {
+	p, rec := testParams(t)
+	salt := rec.Salt
+	cases := map[string][]byte{}
+	for name, B := range badElements(p) {
+		cases["B = "+name] = append(append([]byte{byte(len(salt))}, salt...), B...)
+	}
+	good := append(append([]byte{byte(len(salt))}, salt...), bytes.Repeat([]byte{7}, p.ElementSize())...)
+	cases["empty salt"] = append([]byte{0}, good[1+len(salt):]...)
+	cases["salt length too long"] = append([]byte{byte(len(salt) + 1)}, good[1:]...)
+	cases["salt length too short"] = append([]byte{byte(len(salt) - 1)}, good[1:]...)
+	cases["one byte"] = []byte{1}
+	for name, m := range cases {
+		c, err := NewClient(rand.Reader, p, testID, testPW)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Next(nil)
+		if out, err := c.Next(m); !errors.Is(err, pakeerr.ErrInvalidMessage) || out != nil {
+			t.Errorf("%s: %x, %v; want ErrInvalidMessage", name, out, err)
+		}
+		if _, err := c.Next(m); !errors.Is(err, pakeerr.ErrState) {
+			t.Errorf("%s: client reused after failure: %v", name, err)
+		}
+	}
+	// The well-formed message with B = 7 is accepted (it leads to a wrong M1).
+	c, _ := NewClient(rand.Reader, p, testID, testPW)
+	c.Next(nil)
+	if _, err := c.Next(good); err != nil {
+		t.Errorf("B = 7: %v", err)
+	}
+}
+
+func TestCheckU(t *testing.T) {
+	if err := checkU(make([]byte, 32)); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+		t.Errorf("u = 0: %v", err)
+	}
+	if err := checkU(append(make([]byte, 31), 1)); err != nil {
+		t.Errorf("u = 1: %v", err)
+	}
+}
+
+// TestTamper flips a bit in each byte position of each message and cuts
+// each short: the exchange must fail with a typed error.
+func TestTamper(t *testing.T) {
+	p, rec := testParams(t)
+	msgs, _, _, err := exchange(t, p, rec, testPW, &detReader{seed: 5}, &detReader{seed: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range msgs {
+		for _, mutate := range []func([]byte) []byte{
+			func(m []byte) []byte { m[0] ^= 0x80; return m },
+			func(m []byte) []byte { m[len(m)/2] ^= 1; return m },
+			func(m []byte) []byte { m[len(m)-1] ^= 1; return m },
+			func(m []byte) []byte { return m[:len(m)-1] },
+			func(m []byte) []byte { return append(m, 0) },
+		} {
+			c, _ := NewClient(&detReader{seed: 5}, p, testID, testPW)
+			s, _ := NewServer(&detReader{seed: 6}, p, testID, rec)
+			var in []byte
+			var err error
+			for j := 0; j < 4 && err == nil; j++ {
+				var party interface{ Next([]byte) ([]byte, error) } = c
+				if j%2 == 1 {
+					party = s
+				}
+				in, err = party.Next(in)
+				if j == i && err == nil {
+					in = mutate(bytes.Clone(in))
+				}
+			}
+			if err == nil {
+				_, err = c.Next(in)
+			}
+			if !errors.Is(err, pakeerr.ErrInvalidMessage) && !errors.Is(err, pakeerr.ErrAuthFailed) {
+				t.Errorf("message %d tampered: %v", i+1, err)
+			}
+		}
+	}
+}
+
+func TestState(t *testing.T) {
+	p, rec := testParams(t)
+	c, _ := NewClient(rand.Reader, p, testID, testPW)
+	if _, err := c.SessionKey(); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("client key before the run: %v", err)
+	}
+	if _, err := c.Next([]byte{1}); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+		t.Errorf("client first Next with input: %v", err)
+	}
+	msgs, c, s, err := exchange(t, p, rec, testPW, &detReader{seed: 7}, &detReader{seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, party := range []interface{ Next([]byte) ([]byte, error) }{c, s} {
+		if _, err := party.Next(msgs[3]); !errors.Is(err, pakeerr.ErrState) {
+			t.Errorf("party %d after the end: %v", i, err)
+		}
+	}
+	// The server refuses message 1 in place of M1.
+	s, _ = NewServer(rand.Reader, p, testID, rec)
+	if _, err := s.Next(msgs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Next(msgs[0]); !errors.Is(err, pakeerr.ErrInvalidMessage) {
+		t.Errorf("message 1 replayed: %v", err)
+	}
+}
+
+func TestParams(t *testing.T) {
+	for _, bits := range []int{1024, 1536, 2048, 3072, 4096, 6144, 8192} {
+		for _, h := range []crypto.Hash{crypto.SHA1, crypto.SHA256} {
+			p, err := NewParams(bits, h)
+			if err != nil || p.Group().BitLen() != bits || p.Hash() != h {
+				t.Errorf("NewParams(%d, %v): %v", bits, h, err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		bits int
+		h    crypto.Hash
+	}{{1000, crypto.SHA256}, {2048, crypto.SHA512}, {2048, crypto.MD5}} {
+		if _, err := NewParams(c.bits, c.h); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+			t.Errorf("NewParams(%d, %v): %v", c.bits, c.h, err)
+		}
+	}
+}
+
+func TestRecord(t *testing.T) {
+	p, rec := testParams(t)
+	b, err := rec.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 1+SaltSize+p.ElementSize() {
+		t.Fatalf("record of %d bytes", len(b))
+	}
+	got, err := ParseRecord(p, b)
+	if err != nil || !reflect.DeepEqual(got, rec) {
+		t.Fatalf("round trip: %v, %v", got, err)
+	}
+	N := pad(bigOf(p.group.P()), p.ElementSize())
+	bad := map[string][]byte{
+		"empty":       {},
+		"empty salt":  append([]byte{0}, rec.Verifier...),
+		"v = 0":       append(b[:1+SaltSize:1+SaltSize], make([]byte, p.ElementSize())...),
+		"v = N":       append(b[:1+SaltSize:1+SaltSize], N...),
+		"short":       b[:len(b)-1],
+		"long":        append(bytes.Clone(b), 0),
+		"salt length": append([]byte{SaltSize + 1}, b[1:]...),
+	}
+	for name, r := range bad {
+		if _, err := ParseRecord(p, r); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := NewServer(rand.Reader, p, testID, &Record{Verifier: rec.Verifier}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("NewServer with no salt: %v", err)
+	}
+	if _, err := NewServer(rand.Reader, p, testID, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("NewServer with no record: %v", err)
+	}
+	if _, err := Register(rand.Reader, p, testID, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("Register with no password: %v", err)
+	}
+	if _, err := NewClient(rand.Reader, p, testID, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("NewClient with no password: %v", err)
+	}
+	if _, err := Register(bytes.NewReader(nil), p, testID, testPW); !errors.Is(err, pakeerr.ErrRandom) {
+		t.Errorf("Register with a failing reader: %v", err)
+	}
+	if _, err := NewClient(bytes.NewReader(nil), p, testID, testPW); !errors.Is(err, pakeerr.ErrRandom) {
+		t.Errorf("NewClient with a failing reader: %v", err)
+	}
+}

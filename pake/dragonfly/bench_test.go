@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kexlab/kexlab/bench/meter"
 	"github.com/kexlab/kexlab/internal/group"
 )
 
@@ -147,19 +148,19 @@ func BenchmarkUnavoidable(b *testing.B) {
 // of its thread, so that the load of other processes affects neither. It
 // reports the median of each and full/unavoidable.
 func BenchmarkRatio(b *testing.B) {
-	defer lockThread()()
+	defer meter.LockThread()()
 	s, _ := group.RandomScalar(rand.Reader)
 	var full, floor, fullWall, floorWall []time.Duration
 	for i := 0; b.Loop(); i++ {
 		for j := 0; j < 2; j++ {
-			t, w := threadCPU(), time.Now()
+			t, w := meter.ThreadCPUOrWall(), time.Now()
 			if (i+j)%2 == 0 {
 				fullRun(b)
-				full, fullWall = append(full, threadCPU()-t), append(fullWall, time.Since(w))
+				full, fullWall = append(full, meter.ThreadCPUOrWall()-t), append(fullWall, time.Since(w))
 			} else {
 				unavoidableParty(b, s)
 				unavoidableParty(b, s)
-				floor, floorWall = append(floor, threadCPU()-t), append(floorWall, time.Since(w))
+				floor, floorWall = append(floor, meter.ThreadCPUOrWall()-t), append(floorWall, time.Since(w))
 			}
 		}
 	}

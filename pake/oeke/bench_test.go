@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/kexlab/kexlab/bench/meter"
 )
 
 // The benchmarks run each suite twice: "exchange" starts from a derived
@@ -167,19 +169,19 @@ func unavoidable(b *testing.B, p *Params, iterations int) func() {
 // reports the median of each and full/unavoidable.
 func BenchmarkRatio(b *testing.B) {
 	benchSuites(b, func(b *testing.B, p *Params, iterations int) {
-		defer lockThread()()
+		defer meter.LockThread()()
 		fixed := fixedKey(b, p, iterations)
 		floor := unavoidable(b, p, iterations)
 		var full, min []time.Duration
 		for i := 0; b.Loop(); i++ {
 			for j := 0; j < 2; j++ {
-				t := threadCPU()
+				t := meter.ThreadCPUOrWall()
 				if (i+j)%2 == 0 {
 					fullRun(b, p, iterations, fixed)
-					full = append(full, threadCPU()-t)
+					full = append(full, meter.ThreadCPUOrWall()-t)
 				} else {
 					floor()
-					min = append(min, threadCPU()-t)
+					min = append(min, meter.ThreadCPUOrWall()-t)
 				}
 			}
 		}

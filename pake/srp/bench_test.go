@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kexlab/kexlab/bench/meter"
 	"github.com/kexlab/kexlab/internal/group/modp"
 )
 
@@ -175,18 +176,18 @@ func BenchmarkRegister(b *testing.B) {
 // reports the median of each and full/unavoidable.
 func BenchmarkRatio(b *testing.B) {
 	benchSuites(b, func(b *testing.B, p *Params, rec *Record) {
-		defer lockThread()()
+		defer meter.LockThread()()
 		floor := unavoidable(b, p)
 		var full, min []time.Duration
 		for i := 0; b.Loop(); i++ {
 			for j := 0; j < 2; j++ {
-				t := threadCPU()
+				t := meter.ThreadCPUOrWall()
 				if (i+j)%2 == 0 {
 					fullRun(b, p, rec)
-					full = append(full, threadCPU()-t)
+					full = append(full, meter.ThreadCPUOrWall()-t)
 				} else {
 					floor()
-					min = append(min, threadCPU()-t)
+					min = append(min, meter.ThreadCPUOrWall()-t)
 				}
 			}
 		}

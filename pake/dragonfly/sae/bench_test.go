@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kexlab/kexlab/bench/meter"
 	"github.com/kexlab/kexlab/internal/group"
 )
 
@@ -167,18 +168,18 @@ func BenchmarkRatio(b *testing.B) {
 	s, _ := group.RandomScalar(rand.Reader)
 	for _, p := range profiles {
 		b.Run(p.name, func(b *testing.B) {
-			defer lockThread()()
+			defer meter.LockThread()()
 			var full, floor, fullWall, floorWall []time.Duration
 			for i := 0; b.Loop(); i++ {
 				for j := 0; j < 2; j++ {
-					t, w := threadCPU(), time.Now()
+					t, w := meter.ThreadCPUOrWall(), time.Now()
 					if (i+j)%2 == 0 {
 						fullRun(b, p.pwe)
-						full, fullWall = append(full, threadCPU()-t), append(fullWall, time.Since(w))
+						full, fullWall = append(full, meter.ThreadCPUOrWall()-t), append(fullWall, time.Since(w))
 					} else {
 						unavoidableParty(b, s, p.pwe)
 						unavoidableParty(b, s, p.pwe)
-						floor, floorWall = append(floor, threadCPU()-t), append(floorWall, time.Since(w))
+						floor, floorWall = append(floor, meter.ThreadCPUOrWall()-t), append(floorWall, time.Since(w))
 					}
 				}
 			}

@@ -6,7 +6,10 @@ import (
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
+	"github.com/kexlab/kexlab/pake/opaque/internal/envelope"
 )
 
 // Client runs the client side of registration and login. It is stateless
@@ -34,7 +37,7 @@ type ClientRegistration struct {
 // CreateRegistrationRequest starts registration (§5.2.1): it blinds the
 // password, reading the blind from rand (48 bytes, reduced mod n).
 func (c *Client) CreateRegistrationRequest(rand io.Reader, password []byte) (*ClientRegistration, *RegistrationRequest, error) {
-	r, blinded, err := blind(rand, password)
+	r, blinded, err := oprf.Blind(rand, password)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,7 +67,7 @@ func (st *ClientRegistration) FinalizeRegistrationRequest(rand io.Reader, respon
 	if _, err := element(response.serverKey, serverPublicKey); err != nil {
 		return nil, nil, err
 	}
-	rwd, err := st.cfg.randomizedPassword(finalize(st.password, blind, z))
+	rwd, err := st.cfg.finalize(st.password, blind, z)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,25 +76,12 @@ func (st *ClientRegistration) FinalizeRegistrationRequest(rand io.Reader, respon
 	if _, err := io.ReadFull(rand, nonce); err != nil {
 		return nil, nil, randomError(err)
 	}
-	maskingKey := expand(rwd, []byte("MaskingKey"), nh)
-	authKey, exportKey, seed := envelopeKeys(rwd, nonce)
-	_, clientPublicKey, err := deriveDiffieHellmanKeyPair(seed, true)
+	env, clientPublicKey, exportKey, err := envelope.Store(rwd, nonce, serverPublicKey, serverIdentity, clientIdentity)
 	if err != nil {
 		return nil, nil, err
 	}
-	creds := cleartextCredentials(serverPublicKey, orDefault(serverIdentity, serverPublicKey), orDefault(clientIdentity, clientPublicKey))
-	authTag := mac(authKey, append(append([]byte(nil), nonce...), creds...))
-
-	b := append(clientPublicKey, maskingKey...)
-	b = append(append(b, nonce...), authTag...)
+	b := append(append(clientPublicKey, envelope.MaskingKey(rwd)...), env...)
 	return &RegistrationRecord{b: b}, exportKey, nil
-}
-
-// envelopeKeys derives auth_key, export_key and the private key seed from
-// randomized_password and envelope_nonce (Store and Recover, §4.1).
-func envelopeKeys(rwd, nonce []byte) (authKey, exportKey, seed []byte) {
-	info := func(label string) []byte { return append(append([]byte(nil), nonce...), label...) }
-	return expand(rwd, info("AuthKey"), nh), expand(rwd, info("ExportKey"), nh), expand(rwd, info("PrivateKey"), nseed)
 }
 
 // ClientState is the client's state between GenerateKE1 and GenerateKE3
@@ -109,7 +99,7 @@ type ClientState struct {
 // (AuthClientStart), reading from rand the blind (48 bytes, reduced mod n),
 // client_nonce and client_keyshare_seed, in that order.
 func (c *Client) GenerateKE1(rand io.Reader, password []byte) (*ClientState, *KE1, error) {
-	r, blinded, err := blind(rand, password)
+	r, blinded, err := oprf.Blind(rand, password)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -117,7 +107,7 @@ func (c *Client) GenerateKE1(rand io.Reader, password []byte) (*ClientState, *KE
 	if _, err := io.ReadFull(rand, nonceSeed); err != nil {
 		return nil, nil, randomError(err)
 	}
-	secret, keyshare, err := deriveDiffieHellmanKeyPair(nonceSeed[nn:], true)
+	secret, keyshare, err := ake.DeriveDiffieHellmanKeyPair(nonceSeed[nn:], true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,55 +139,33 @@ func (st *ClientState) GenerateKE3(clientIdentity, serverIdentity []byte, ke2 *K
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rwd, err := st.cfg.randomizedPassword(finalize(st.password, blind, z))
+	rwd, err := st.cfg.finalize(st.password, blind, z)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 
-	// Unmask server_public_key || envelope (§6.3.2.3).
-	maskingKey := expand(rwd, []byte("MaskingKey"), nh)
-	padInfo := append(append([]byte(nil), ke2.b[ke2MaskingNonce:ke2MaskedResponse]...), "CredentialResponsePad"...)
-	unmasked := expand(maskingKey, padInfo, maskedResponseSize)
-	for i := range unmasked {
-		unmasked[i] ^= ke2.b[ke2MaskedResponse+i]
-	}
-	serverPublicKey, envNonce, authTag := unmasked[:npk], unmasked[npk:npk+nn], unmasked[npk+nn:]
-
-	// Recover (§4.1.3). The client's public key is only needed as the
-	// default client identity.
-	authKey, exportKey, seed := envelopeKeys(rwd, envNonce)
-	clientPrivateKey, clientPublicKey, err := deriveDiffieHellmanKeyPair(seed, len(clientIdentity) == 0)
+	// Unmask server_public_key || envelope (§6.3.2.3) and Recover (§4.1.3).
+	unmasked := envelope.Mask(envelope.MaskingKey(rwd), ke2.b[ke2MaskingNonce:ke2MaskedResponse], ke2.b[ke2MaskedResponse:ke2ServerNonce])
+	serverPublicKey := unmasked[:npk]
+	rec, err := envelope.Recover(rwd, serverPublicKey, unmasked[npk:], serverIdentity, clientIdentity)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	clientIdentity = orDefault(clientIdentity, clientPublicKey)
-	serverIdentity = orDefault(serverIdentity, serverPublicKey)
-	creds := cleartextCredentials(serverPublicKey, serverIdentity, clientIdentity)
-	if !hmac.Equal(authTag, mac(authKey, append(append([]byte(nil), envNonce...), creds...))) {
-		return nil, nil, nil, fmt.Errorf("%w: opaque: envelope recovery failed", pakeerr.ErrAuthFailed)
-	}
-	serverKey, err := deserializeElement(serverPublicKey)
+	serverKey, err := oprf.DeserializeElement(serverPublicKey)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 
 	// AuthClientFinalize (§6.4.3).
-	ikm := make([]byte, 0, 3*npk)
-	for _, dh := range [3]struct {
-		k *group.Scalar
-		b *group.Point
-	}{{st.secret, serverKeyshare}, {st.secret, serverKey}, {clientPrivateKey, serverKeyshare}} {
-		s, err := diffieHellman(dh.k, dh.b)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		ikm = append(ikm, s...)
+	ikm, err := ake.TripleDH([3]*group.Scalar{st.secret, st.secret, rec.ClientPrivateKey}, [3]*group.Point{serverKeyshare, serverKey, serverKeyshare})
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	serverMAC, clientMAC, sessionKey := keySchedule(st.cfg.Context, clientIdentity, st.ke1, serverIdentity, ke2.b[:ke2ServerMAC], ikm)
+	serverMAC, clientMAC, sessionKey := ake.KeySchedule(st.cfg.Context, rec.ClientIdentity, st.ke1, rec.ServerIdentity, ke2.b[:ke2ServerMAC], ikm)
 	if !hmac.Equal(serverMAC, ke2.b[ke2ServerMAC:]) {
 		return nil, nil, nil, fmt.Errorf("%w: opaque: server MAC mismatch", pakeerr.ErrAuthFailed)
 	}
-	return &KE3{b: clientMAC}, sessionKey, exportKey, nil
+	return &KE3{b: clientMAC}, sessionKey, rec.ExportKey, nil
 }
 
 func checkIdentities(serverIdentity, clientIdentity []byte) error {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/oprf"
 )
 
 // The wire structures of RFC 9807 §5.1 and §6.1. Each is a fixed-size
@@ -182,5 +183,5 @@ func element(cached *group.Point, enc []byte) (*group.Point, error) {
 	if cached != nil {
 		return cached, nil
 	}
-	return deserializeElement(enc)
+	return oprf.DeserializeElement(enc)
 }

@@ -21,36 +21,35 @@
 // KE1 98 bytes, KE2 259, KE3 32. Parsers reject any other length, and any
 // encoding that is not a valid point other than the identity (§10.7).
 //
-// The OPRF and the 3DH key exchange run on internal/group (constant-time
-// P-256 from filippo.io/nistec, scalars on filippo.io/bigmod, RFC 9380
-// hash-to-curve); circl's OPRF is not used because its P-256 scalars live in
-// math/big.
+// The OPRF is internal/oprf (RFC 9497, P256-SHA256, mode modeOPRF), the
+// envelope and the credential masking are internal/envelope (§4.1,
+// §6.3.2), and the 3DH key exchange with its key schedule is internal/ake
+// (§6.4); all run on internal/group (constant-time P-256 from
+// filippo.io/nistec, scalars on filippo.io/bigmod, RFC 9380 hash-to-curve).
+// circl's OPRF is not used because its P-256 scalars live in math/big.
 package opaque
 
 import (
-	"crypto/hkdf"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/crypto/scrypt"
 
+	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
 )
 
 // Lengths of the configuration (RFC 9807 §2, §7), in bytes.
 const (
-	nn    = 32 // Nn: nonces
-	nseed = 32 // Nseed: key pair seeds
-	nh    = 32 // Nh: SHA-256 output
-	nm    = 32 // Nm: HMAC-SHA-256 output
-	nx    = 32 // Nx: HKDF-Extract output
-	nok   = 32 // Nok: OPRF private key
-	npk   = 33 // Npk: compressed P-256 public key
-	nsk   = 32 // Nsk: P-256 private key
-	noe   = 33 // Noe: serialized OPRF element
+	nn    = 32               // Nn: nonces
+	nseed = 32               // Nseed: key pair seeds
+	nh    = 32               // Nh: SHA-256 output
+	nm    = 32               // Nm: HMAC-SHA-256 output
+	npk   = 33               // Npk: compressed P-256 public key
+	nsk   = 32               // Nsk: P-256 private key
+	noe   = oprf.ElementSize // Noe: serialized OPRF element
 
 	envelopeSize       = nn + nm
 	maskedResponseSize = npk + envelopeSize
@@ -68,7 +67,7 @@ const (
 
 // maxLen is the longest password, identity or context: each is prefixed
 // with its length as two bytes (RFC 9807 §4, §6.4.2; RFC 9497 §3.3.1).
-const maxLen = 1<<16 - 1
+const maxLen = oprf.MaxInputSize
 
 // A KSF is a key stretching function (RFC 9807 §2.3): Stretch(msg). It must
 // be deterministic and collision resistant.
@@ -110,6 +109,16 @@ func (c *Config) check() error {
 	return nil
 }
 
+// finalize unblinds the OPRF evaluation z into oprf_output (Finalize, RFC
+// 9497 §3.3.1) and returns randomized_password.
+func (c *Config) finalize(password []byte, blind *group.Scalar, z *group.Point) ([]byte, error) {
+	out, err := oprf.Finalize(password, blind, z)
+	if err != nil {
+		return nil, err
+	}
+	return c.randomizedPassword(out)
+}
+
 // randomizedPassword computes Extract("", oprf_output || Stretch(oprf_output))
 // (§5.2.3, §6.3.2.3).
 func (c *Config) randomizedPassword(oprfOutput []byte) ([]byte, error) {
@@ -121,7 +130,7 @@ func (c *Config) randomizedPassword(oprfOutput []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: opaque: key stretching: %v", pakeerr.ErrInvalidParameter, err)
 	}
-	return extract(append(append([]byte(nil), oprfOutput...), stretched...)), nil
+	return ake.Extract(append(append([]byte(nil), oprfOutput...), stretched...)), nil
 }
 
 // checkIdentity rejects identities too long for their two-byte length
@@ -139,83 +148,6 @@ func orDefault(id, publicKey []byte) []byte {
 		return publicKey
 	}
 	return id
-}
-
-// extract is HKDF-Extract(salt = "", ikm) with SHA-256.
-func extract(ikm []byte) []byte {
-	prk, err := hkdf.Extract(sha256.New, ikm, nil)
-	if err != nil {
-		panic("opaque: unreachable: " + err.Error())
-	}
-	return prk
-}
-
-// expand is HKDF-Expand(prk, info, n) with SHA-256. Every prk here is 32
-// bytes and n is at most 97, so it cannot fail.
-func expand(prk []byte, info []byte, n int) []byte {
-	out, err := hkdf.Expand(sha256.New, prk, string(info), n)
-	if err != nil {
-		panic("opaque: unreachable: " + err.Error())
-	}
-	return out
-}
-
-// expandLabel is Expand-Label(secret, label, context, Nx) (§6.4.2), with the
-// CustomLabel encoding of RFC 8446 §3.4 and the "OPAQUE-" prefix.
-func expandLabel(secret []byte, label string, context []byte) []byte {
-	info := binary.BigEndian.AppendUint16(nil, nx)
-	info = append(info, byte(len("OPAQUE-")+len(label)))
-	info = append(append(info, "OPAQUE-"...), label...)
-	info = append(append(info, byte(len(context))), context...)
-	return expand(secret, info, nx)
-}
-
-// mac is HMAC-SHA-256(key, msg).
-func mac(key, msg []byte) []byte {
-	h := hmac.New(sha256.New, key)
-	h.Write(msg)
-	return h.Sum(nil)
-}
-
-// appendPrefixed appends I2OSP(len(b), 2) || b. Callers have checked len(b).
-func appendPrefixed(dst, b []byte) []byte {
-	return append(binary.BigEndian.AppendUint16(dst, uint16(len(b))), b...)
-}
-
-// cleartextCredentials serializes CleartextCredentials (§4) with identities
-// already defaulted: server_public_key || len || server_identity || len ||
-// client_identity.
-func cleartextCredentials(serverPublicKey, serverIdentity, clientIdentity []byte) []byte {
-	b := append([]byte(nil), serverPublicKey...)
-	b = appendPrefixed(b, serverIdentity)
-	return appendPrefixed(b, clientIdentity)
-}
-
-// keySchedule implements Preamble and DeriveKeys (§6.4.2) and the two MACs
-// of AuthServerRespond / AuthClientFinalize (§6.4.3, §6.4.4). The preamble
-// is "OPAQUEv1-" || len || context || len || client_identity || ke1 || len
-// || server_identity || credential_response || server_nonce ||
-// server_public_keyshare; ikm is dh1 || dh2 || dh3.
-func keySchedule(context, clientIdentity, ke1, serverIdentity, ke2NoMAC, ikm []byte) (serverMAC, clientMAC, sessionKey []byte) {
-	h := sha256.New()
-	h.Write([]byte("OPAQUEv1-"))
-	h.Write(appendPrefixed(nil, context))
-	h.Write(appendPrefixed(nil, clientIdentity))
-	h.Write(ke1)
-	h.Write(appendPrefixed(nil, serverIdentity))
-	h.Write(ke2NoMAC) // credential_response || server_nonce || server_public_keyshare
-	preambleHash := h.Sum(nil)
-
-	prk := extract(ikm)
-	handshakeSecret := expandLabel(prk, "HandshakeSecret", preambleHash)
-	sessionKey = expandLabel(prk, "SessionKey", preambleHash)
-	km2 := expandLabel(handshakeSecret, "ServerMAC", nil)
-	km3 := expandLabel(handshakeSecret, "ClientMAC", nil)
-
-	serverMAC = mac(km2, preambleHash)
-	h.Write(serverMAC) // Hash(preamble || server_mac)
-	clientMAC = mac(km3, h.Sum(nil))
-	return serverMAC, clientMAC, sessionKey
 }
 
 func invalidMessage(format string, args ...any) error {

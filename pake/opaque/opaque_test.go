@@ -6,14 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
-	"math/big"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/internal/testvec"
+	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
+	"github.com/kexlab/kexlab/pake/opaque/internal/envelope"
 )
 
 // sharedP256Vectors reads the shared vectors.json and keeps the P-256
@@ -66,20 +68,20 @@ func TestVectorIntermediates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		z, err := deserializeElement(out.get("registration_response")[:noe])
+		z, err := oprf.DeserializeElement(out.get("registration_response")[:noe])
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg := Config{KSF: Identity}
-		rwd, err := cfg.randomizedPassword(finalize(in.get("password"), blindReg, z))
+		rwd, err := cfg.finalize(in.get("password"), blindReg, z)
 		if err != nil {
 			t.Fatal(err)
 		}
 		eq("randomized_password", rwd, mid.get("randomized_password"))
-		eq("masking_key", expand(rwd, []byte("MaskingKey"), nh), mid.get("masking_key"))
-		authKey, _, seed := envelopeKeys(rwd, in.get("envelope_nonce"))
+		eq("masking_key", ake.Expand(rwd, []byte("MaskingKey"), nh), mid.get("masking_key"))
+		authKey, _, seed := envelope.Keys(rwd, in.get("envelope_nonce"))
 		eq("auth_key", authKey, mid.get("auth_key"))
-		_, pk, err := deriveDiffieHellmanKeyPair(seed, true)
+		_, pk, err := ake.DeriveDiffieHellmanKeyPair(seed, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,8 +90,8 @@ func TestVectorIntermediates(t *testing.T) {
 
 		// The MAC keys come from handshake_secret by Expand-Label (§6.4.2).
 		hs := mid.get("handshake_secret")
-		eq("server_mac_key", expandLabel(hs, "ServerMAC", nil), mid.get("server_mac_key"))
-		eq("client_mac_key", expandLabel(hs, "ClientMAC", nil), mid.get("client_mac_key"))
+		eq("server_mac_key", ake.ExpandLabel(hs, "ServerMAC", nil), mid.get("server_mac_key"))
+		eq("client_mac_key", ake.ExpandLabel(hs, "ClientMAC", nil), mid.get("client_mac_key"))
 		if in.err != nil || mid.err != nil || out.err != nil {
 			t.Fatal(in.err, mid.err, out.err)
 		}
@@ -123,22 +125,6 @@ func TestEmbeddedVectors(t *testing.T) {
 	for _, k := range KnownAnswerTests() {
 		if err := k.Run(); err != nil {
 			t.Errorf("%s: %v", k.Name, err)
-		}
-	}
-}
-
-// TestInvert checks scalar inversion against math/big on random scalars
-// (public test values).
-func TestInvert(t *testing.T) {
-	n := new(big.Int).SetBytes(orderBytes[:])
-	for i := 0; i < 32; i++ {
-		s, err := group.RandomScalar(rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := new(big.Int).ModInverse(new(big.Int).SetBytes(s.Bytes()), n)
-		if got := new(big.Int).SetBytes(invert(s).Bytes()); got.Cmp(want) != 0 {
-			t.Fatalf("invert(%x) = %x, want %x", s.Bytes(), got, want)
 		}
 	}
 }
@@ -243,7 +229,7 @@ func TestLogin(t *testing.T) {
 		if err != nil {
 			t.Fatalf("identities %q: %v", ids, err)
 		}
-		if !bytes.Equal(ck, sk) || len(ck) != nx {
+		if !bytes.Equal(ck, sk) || len(ck) != ake.Nx {
 			t.Errorf("keys differ: %x %x", ck, sk)
 		}
 		if !bytes.Equal(export, f.export) {
@@ -368,7 +354,10 @@ func TestParameters(t *testing.T) {
 	if s, err := NewServer(Config{}, keys); err != nil || !bytes.Equal(s.PublicKey(), keys.PublicKey) {
 		t.Errorf("NewServer: %v", err)
 	}
-	n := orderBytes[:]
+	n := []byte{ // the order of P-256 (SEC 2 §2.4.2)
+		0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51,
+	}
 	for name, k := range map[string]ServerKeys{
 		"zero key":   {make([]byte, 32), keys.PublicKey, keys.OPRFSeed},
 		"key = n":    {n, keys.PublicKey, keys.OPRFSeed},
@@ -393,7 +382,7 @@ func TestScrypt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := extract(append([]byte("password"), out...)); !bytes.Equal(rwd, want) {
+	if want := ake.Extract(append([]byte("password"), out...)); !bytes.Equal(rwd, want) {
 		t.Errorf("nil KSF is not Scrypt")
 	}
 }

@@ -7,7 +7,10 @@ import (
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
+	"github.com/kexlab/kexlab/pake/opaque/internal/envelope"
 )
 
 // ServerKeys is the server's long-term material (§3.1, Setup): its AKE key
@@ -25,7 +28,7 @@ func GenerateServerKeys(rand io.Reader) (*ServerKeys, error) {
 	if _, err := io.ReadFull(rand, b); err != nil {
 		return nil, randomError(err)
 	}
-	sk, pk, err := deriveDiffieHellmanKeyPair(b[:nseed], true)
+	sk, pk, err := ake.DeriveDiffieHellmanKeyPair(b[:nseed], true)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +56,7 @@ func NewServer(cfg Config, keys *ServerKeys) (*Server, error) {
 	if err != nil || sk.IsZero() == 1 {
 		return nil, fmt.Errorf("%w: opaque: invalid server private key", pakeerr.ErrInvalidParameter)
 	}
-	if _, err := deserializeElement(keys.PublicKey); err != nil {
+	if _, err := oprf.DeserializeElement(keys.PublicKey); err != nil {
 		return nil, fmt.Errorf("%w: opaque: invalid server public key", pakeerr.ErrInvalidParameter)
 	}
 	if len(keys.OPRFSeed) != nh {
@@ -66,6 +69,14 @@ func NewServer(cfg Config, keys *ServerKeys) (*Server, error) {
 // PublicKey returns server_public_key.
 func (s *Server) PublicKey() []byte { return bytes.Clone(s.pk) }
 
+// oprfKey derives the per-credential OPRF key (§5.2.2):
+// DeriveKeyPair(Expand(oprf_seed, credential_identifier || "OprfKey", Nok),
+// "OPAQUE-DeriveKeyPair") (RFC 9497 §3.2.1).
+func oprfKey(oprfSeed, credentialIdentifier []byte) (*group.Scalar, error) {
+	info := append(bytes.Clone(credentialIdentifier), "OprfKey"...)
+	return oprf.DeriveKeyPair(ake.Expand(oprfSeed, info, oprf.ScalarSize), []byte("OPAQUE-DeriveKeyPair"))
+}
+
 // evaluate derives the credential's OPRF key and computes
 // SerializeElement(oprf_key·blinded_element) (BlindEvaluate, RFC 9497).
 func (s *Server) evaluate(blinded *group.Point, credentialIdentifier []byte) ([]byte, error) {
@@ -73,7 +84,7 @@ func (s *Server) evaluate(blinded *group.Point, credentialIdentifier []byte) ([]
 	if err != nil {
 		return nil, err
 	}
-	return group.NewPoint().ScalarMult(k, blinded).BytesCompressed(), nil
+	return oprf.BlindEvaluate(k, blinded), nil
 }
 
 // CreateRegistrationResponse answers a registration request (§5.2.2) for
@@ -134,33 +145,21 @@ func (s *Server) GenerateKE2(rand io.Reader, serverIdentity []byte, record *Regi
 	// masked_response.
 	b := make([]byte, 0, KE2Size)
 	b = append(append(b, evaluated...), maskingNonce...)
-	padInfo := append(bytes.Clone(maskingNonce), "CredentialResponsePad"...)
-	masked := expand(record.maskingKey(), padInfo, maskedResponseSize)
-	for i, v := range append(bytes.Clone(s.pk), record.envelope()...) {
-		masked[i] ^= v
-	}
-	b = append(b, masked...)
+	b = append(b, envelope.Mask(record.maskingKey(), maskingNonce, append(bytes.Clone(s.pk), record.envelope()...))...)
 
 	// AuthServerRespond.
-	secret, keyshare, err := deriveDiffieHellmanKeyPair(keyshareSeed, true)
+	secret, keyshare, err := ake.DeriveDiffieHellmanKeyPair(keyshareSeed, true)
 	if err != nil {
 		return nil, nil, err
 	}
 	b = append(append(b, serverNonce...), keyshare...)
-	ikm := make([]byte, 0, 3*npk)
-	for _, dh := range [3]struct {
-		k *group.Scalar
-		b *group.Point
-	}{{secret, clientKeyshare}, {s.sk, clientKeyshare}, {secret, clientKey}} {
-		x, err := diffieHellman(dh.k, dh.b)
-		if err != nil {
-			return nil, nil, err
-		}
-		ikm = append(ikm, x...)
+	ikm, err := ake.TripleDH([3]*group.Scalar{secret, s.sk, secret}, [3]*group.Point{clientKeyshare, clientKeyshare, clientKey})
+	if err != nil {
+		return nil, nil, err
 	}
 	clientIdentity = orDefault(clientIdentity, record.clientPublicKey())
 	serverIdentity = orDefault(serverIdentity, s.pk)
-	serverMAC, clientMAC, sessionKey := keySchedule(s.cfg.Context, clientIdentity, ke1.b, serverIdentity, b, ikm)
+	serverMAC, clientMAC, sessionKey := ake.KeySchedule(s.cfg.Context, clientIdentity, ke1.b, serverIdentity, b, ikm)
 	b = append(b, serverMAC...)
 	return &ServerState{expectedClientMAC: clientMAC, sessionKey: sessionKey}, &KE2{b: b}, nil
 }

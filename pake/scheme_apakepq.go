@@ -18,8 +18,9 @@ type APAKEPQOptions struct {
 // (ML-KEM-512, AES-GCM, SHA-256) as a Scheme. Register derives the record
 // rw ‖ ek from the password (deterministically: rand is not used); the
 // server works from the record alone. ClientID and ServerID salt the
-// password hash, Context binds each session. The scheme registered as
-// "apakepq" uses the zero options.
+// password hash, Context binds each session. NewClient runs PBKDF2 for
+// each client; PrepareClient runs it once per credential. The scheme
+// registered as "apakepq" uses the zero options.
 func NewAPAKEPQ(opts APAKEPQOptions) Scheme { return apakepqScheme{iterations: opts.Iterations} }
 
 func init() { register(NewAPAKEPQ(APAKEPQOptions{})) }

@@ -17,9 +17,9 @@ type OCAKEOptions struct {
 // NewOCAKE returns OCAKE (Beguinet et al., ACNS 2023) with ML-KEM-512 and
 // AES-128-CBC as a Scheme: the client is Alice (the initiator), the server
 // Bob. ClientID, ServerID and Context form the session identifier; the
-// password key is salted with the two identities. Each party runs PBKDF2
-// when it is created. The scheme registered as "ocake" uses the zero
-// options. See package ocake for the offline-attack weakness of this
+// password key is salted with the two identities. NewClient and NewServer
+// run PBKDF2 for each party; PrepareClient and PrepareServer run it once
+// per credential. The scheme registered as "ocake" uses the zero options. See package ocake for the offline-attack weakness of this
 // (evaluated) configuration.
 func NewOCAKE(opts OCAKEOptions) Scheme { return ocakeScheme{iterations: opts.Iterations} }
 

@@ -78,7 +78,7 @@ random order fixed by -seed.
 	}
 	fmt.Fprintf(stderr, "compare: %d schemes, warm-up and calibration...\n", len(list))
 	res, err := bench.Compare(cfg)
-	if !*quiet {
+	if !*quiet && isTerminal(stderr) {
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
@@ -87,6 +87,8 @@ random order fixed by -seed.
 	if err := printTable(stdout, res); err != nil {
 		return err
 	}
+	fmt.Fprintln(stdout, "ops: full = both parties created and run, password stretching included; "+
+		"online = the same with the stretching done beforehand (pake.Preparer); register = the server's record")
 	for _, si := range res.Schemes {
 		if si.Error != "" {
 			fmt.Fprintf(stderr, "compare: warning: %s not measured: %s\n", si.Name, si.Error)
@@ -119,11 +121,16 @@ func selectSchemes(list string) ([]pake.Scheme, error) {
 	return out, nil
 }
 
-// progress returns a callback that rewrites one status line on w.
+// progress returns a callback that rewrites one status line on w when w
+// is a terminal, and otherwise (a log, CI) prints a line every 15 seconds.
 func progress(w io.Writer) func(done, total int, elapsed time.Duration) {
 	last := time.Time{}
+	every, start, end := 200*time.Millisecond, "\r", "   "
+	if !isTerminal(w) {
+		every, start, end = 15*time.Second, "", "\n"
+	}
 	return func(done, total int, elapsed time.Duration) {
-		if done < total && time.Since(last) < 200*time.Millisecond {
+		if done < total && time.Since(last) < every {
 			return
 		}
 		last = time.Now()
@@ -131,9 +138,19 @@ func progress(w io.Writer) func(done, total int, elapsed time.Duration) {
 		if done > 0 {
 			eta = time.Duration(float64(elapsed) / float64(done) * float64(total-done))
 		}
-		fmt.Fprintf(w, "\rcompare: %d/%d samples (%3.0f%%), %s elapsed, about %s left   ",
-			done, total, 100*float64(done)/float64(total), elapsed.Round(time.Second), eta.Round(time.Second))
+		fmt.Fprintf(w, "%scompare: %d/%d samples (%3.0f%%), %s elapsed, about %s left%s", start,
+			done, total, 100*float64(done)/float64(total), elapsed.Round(time.Second), eta.Round(time.Second), end)
 	}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // printTable prints one row per scheme and op, sorted by median wall time.
@@ -145,7 +162,7 @@ func printTable(w io.Writer, r *bench.Results) error {
 	}
 	var rows []row
 	for _, si := range r.Schemes {
-		for _, op := range []string{bench.OpFull, bench.OpRegister} {
+		for _, op := range []string{bench.OpFull, bench.OpOnline, bench.OpRegister} {
 			xs := r.Values(si.Name, op, bench.Wall)
 			if len(xs) == 0 {
 				continue
@@ -156,7 +173,7 @@ func printTable(w io.Writer, r *bench.Results) error {
 				continue
 			}
 			bytes := "-"
-			if op == bench.OpFull {
+			if op != bench.OpRegister {
 				bytes = fmt.Sprintf("%d / %d", si.Size, si.StudySize)
 			}
 			cpu := "-"

@@ -2,56 +2,25 @@ package oeke
 
 import (
 	"bytes"
-	"crypto/pbkdf2"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/kexlab/kexlab/internal/blockkat"
 	"github.com/kexlab/kexlab/internal/kat"
 )
 
 // There are no official OEKE vectors. The known-answer tests check the
-// building blocks against published vectors (PBKDF2, AES-CBC with PKCS#7)
-// and the whole protocol against frozen regression transcripts.
-
-// pbkdf2Vectors is RFC 7914, Section 11, transcribed.
-//
-//go:embed testdata/pbkdf2_sha256_rfc7914.json
-var pbkdf2Vectors []byte
-
-// cbcVectors is a subset of Wycheproof's AES-CBC-PKCS5 file.
-//
-//go:embed testdata/aes_cbc_pkcs5_wycheproof.json
-var cbcVectors []byte
+// building blocks (PBKDF2, and AES-CBC with PKCS#7 through this package's
+// cbcEncrypt and cbcDecrypt) against the published vectors of
+// internal/blockkat, and the whole protocol against frozen regression
+// transcripts.
 
 // regressionVectors are transcripts recorded by kexlab itself (regression
 // data, not official vectors).
 //
 //go:embed testdata/regression_oeke.json
 var regressionVectors []byte
-
-// pbkdf2Case is a PBKDF2-HMAC-SHA256 vector with ASCII password and salt.
-type pbkdf2Case struct {
-	P     string `json:"P"`
-	S     string `json:"S"`
-	C     int    `json:"c"`
-	DKLen int    `json:"dkLen"`
-	DK    string `json:"DK"`
-}
-
-// cbcCase is a case of Wycheproof's aes_cbc_pkcs5_test.json.
-type cbcCase struct {
-	TcID    int    `json:"tcId"`
-	Comment string `json:"comment"`
-	Key     string `json:"key"`
-	IV      string `json:"iv"`
-	Msg     string `json:"msg"`
-	CT      string `json:"ct"`
-	Result  string `json:"result"`
-}
 
 // regression is one frozen transcript: the inputs, the randomness each
 // party reads (in order) and everything that went on the wire.
@@ -77,90 +46,23 @@ type regressionFile struct {
 	Cases []regression `json:"cases"`
 }
 
-// KnownAnswerTests returns the RFC 7914 PBKDF2-HMAC-SHA256 vectors, the
-// embedded Wycheproof AES-CBC-PKCS5 cases run through this package's CBC
-// layer, and the regression transcripts of both suites.
+// cbc is this package's AES-CBC layer.
+var cbc = blockkat.CBC{Encrypt: cbcEncrypt, Decrypt: cbcDecrypt}
+
+// KnownAnswerTests returns blockkat's RFC 7914 PBKDF2-HMAC-SHA256 vectors
+// and Wycheproof AES-CBC-PKCS5 cases, the latter run through this
+// package's CBC layer, and the regression transcripts of both suites.
 func KnownAnswerTests() []kat.Test {
-	var pb struct{ Tests []pbkdf2Case }
-	var cbc struct{ Tests []cbcCase }
+	tests := blockkat.PBKDF2SHA256()
+	tests = append(tests, blockkat.AESCBCPKCS5(cbc)...)
 	var reg regressionFile
-	for _, f := range []struct {
-		name string
-		data []byte
-		v    any
-	}{{"pbkdf2_sha256_rfc7914.json", pbkdf2Vectors, &pb}, {"aes_cbc_pkcs5_wycheproof.json", cbcVectors, &cbc}, {"regression_oeke.json", regressionVectors, &reg}} {
-		if err := json.Unmarshal(f.data, f.v); err != nil {
-			return []kat.Test{{Name: "oeke: testdata/" + f.name, Run: func() error { return err }}}
-		}
+	if bad := blockkat.Decode("oeke: testdata/regression_oeke.json", regressionVectors, &reg); bad != nil {
+		return append(tests, bad...)
 	}
-	var tests []kat.Test
-	for i, c := range pb.Tests {
-		tests = append(tests, kat.Test{Name: fmt.Sprintf("RFC 7914 §11 PBKDF2-HMAC-SHA256 #%d (c=%d)", i+1, c.C), Run: func() error { return checkPBKDF2(c) }})
-	}
-	tests = append(tests, kat.Test{Name: fmt.Sprintf("Wycheproof AES-CBC-PKCS5, %d cases", len(cbc.Tests)), Run: func() error {
-		var errs []error
-		for _, c := range cbc.Tests {
-			errs = append(errs, checkCBC(c))
-		}
-		return errors.Join(errs...)
-	}})
 	for _, r := range reg.Cases {
 		tests = append(tests, kat.Test{Name: "kexlab regression transcript (not an official vector): " + r.Name, Run: func() error { return checkRegression(r) }})
 	}
 	return tests
-}
-
-func unhex(fields ...string) ([][]byte, error) {
-	out := make([][]byte, len(fields))
-	for i, f := range fields {
-		b, err := hex.DecodeString(f)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = b
-	}
-	return out, nil
-}
-
-// checkPBKDF2 runs a case through the PBKDF2 that DeriveKey calls.
-func checkPBKDF2(c pbkdf2Case) error {
-	want, err := hex.DecodeString(c.DK)
-	if err != nil {
-		return err
-	}
-	got, err := pbkdf2.Key(sha256.New, c.P, []byte(c.S), c.C, c.DKLen)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(got, want) {
-		return kat.Mismatch("DK", got, want)
-	}
-	return nil
-}
-
-// checkCBC runs a Wycheproof case through cbcEncrypt and cbcDecrypt: a
-// valid case must encrypt to ct and decrypt back; an invalid one (bad
-// padding) must be refused.
-func checkCBC(c cbcCase) error {
-	v, err := unhex(c.Key, c.IV, c.Msg, c.CT)
-	if err != nil {
-		return err
-	}
-	key, iv, msg, ct := v[0], v[1], v[2], v[3]
-	got, err := cbcDecrypt(key, iv, ct)
-	if c.Result != "valid" {
-		if err == nil {
-			return fmt.Errorf("tcId %d (%s): invalid ciphertext decrypted to %x", c.TcID, c.Comment, got)
-		}
-		return nil
-	}
-	if err != nil || !bytes.Equal(got, msg) {
-		return fmt.Errorf("tcId %d (%s): decrypt = %x, %v; want %x", c.TcID, c.Comment, got, err, msg)
-	}
-	if enc, err := cbcEncrypt(key, iv, msg); err != nil || !bytes.Equal(enc, ct) {
-		return fmt.Errorf("tcId %d (%s): encrypt = %x, %v; want %x", c.TcID, c.Comment, enc, err, ct)
-	}
-	return nil
 }
 
 func suiteByName(name string) (*Params, error) {
@@ -180,7 +82,7 @@ func runTranscript(r regression) ([5][]byte, error) {
 	if err != nil {
 		return out, err
 	}
-	rnd, err := unhex(r.ClientRandom, r.ServerRandom)
+	rnd, err := blockkat.Unhex(r.ClientRandom, r.ServerRandom)
 	if err != nil {
 		return out, err
 	}
@@ -232,7 +134,7 @@ func checkRegression(r regression) error {
 	if err != nil {
 		return err
 	}
-	want, err := unhex(r.PasswordKey, r.Message1, r.Message2, r.Message3, r.SessionKey)
+	want, err := blockkat.Unhex(r.PasswordKey, r.Message1, r.Message2, r.Message3, r.SessionKey)
 	if err != nil {
 		return err
 	}

@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
-	"reflect"
 	"testing"
 
+	"github.com/kexlab/kexlab/internal/blockkat/blockkattest"
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
-	"github.com/kexlab/kexlab/internal/testvec"
 )
 
 var (
@@ -366,64 +364,12 @@ func TestUnpad(t *testing.T) {
 
 // TestWycheproofCBC runs every case of the shared AES-CBC-PKCS5 file, all
 // key sizes, through cbcEncrypt and cbcDecrypt.
-func TestWycheproofCBC(t *testing.T) {
-	var f struct {
-		TestGroups []struct {
-			KeySize int       `json:"keySize"`
-			Tests   []cbcCase `json:"tests"`
-		} `json:"testGroups"`
-	}
-	testvec.JSON(t, "wycheproof/aes_cbc_pkcs5_test.json", &f)
-	n := 0
-	for _, g := range f.TestGroups {
-		for _, c := range g.Tests {
-			n++
-			if err := checkCBC(c); err != nil {
-				t.Errorf("%d-bit key: %v", g.KeySize, err)
-			}
-		}
-	}
-	if n != 216 {
-		t.Errorf("%d cases, want 216", n)
-	}
-}
-
-// TestEmbeddedCBCVectors checks that the embedded subset is copied
-// unchanged from the shared file.
-func TestEmbeddedCBCVectors(t *testing.T) {
-	var shared struct {
-		TestGroups []struct {
-			KeySize int              `json:"keySize"`
-			Tests   []map[string]any `json:"tests"`
-		} `json:"testGroups"`
-	}
-	testvec.JSON(t, "wycheproof/aes_cbc_pkcs5_test.json", &shared)
-	var embedded struct{ Tests []map[string]any }
-	if err := json.Unmarshal(cbcVectors, &embedded); err != nil {
-		t.Fatal(err)
-	}
-	byID := map[float64]map[string]any{}
-	for _, g := range shared.TestGroups {
-		if g.KeySize == 128 {
-			for _, c := range g.Tests {
-				byID[c["tcId"].(float64)] = c
-			}
-		}
-	}
-	if len(embedded.Tests) < 40 {
-		t.Fatalf("%d embedded cases", len(embedded.Tests))
-	}
-	for _, c := range embedded.Tests {
-		if !reflect.DeepEqual(byID[c["tcId"].(float64)], c) {
-			t.Errorf("embedded tcId %v differs from the shared file", c["tcId"])
-		}
-	}
-}
+func TestWycheproofCBC(t *testing.T) { blockkattest.AESCBCPKCS5(t, cbc) }
 
 func TestKnownAnswerTests(t *testing.T) {
 	tests := KnownAnswerTests()
-	if len(tests) != 2+1+4 {
-		t.Errorf("%d known-answer tests, want 7", len(tests))
+	if len(tests) != 2+71+4 {
+		t.Errorf("%d known-answer tests, want 77", len(tests))
 	}
 	for _, k := range tests {
 		if err := k.Run(); err != nil {

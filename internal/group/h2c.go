@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/kexlab/kexlab/internal/group/internal/p256field"
+	"github.com/kexlab/kexlab/internal/p256field"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
 

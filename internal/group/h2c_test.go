@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kexlab/kexlab/internal/group/internal/p256field"
 	"github.com/kexlab/kexlab/internal/kat"
+	"github.com/kexlab/kexlab/internal/p256field"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/internal/testvec"
 )

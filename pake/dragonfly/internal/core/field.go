@@ -7,19 +7,22 @@
 // reflection check and the shared secret F(private·(peer-scalar·PE +
 // peer-Element)).
 //
-// Field arithmetic is built on filippo.io/bigmod, whose operations are
-// constant time: neither dependency exposes P-256 field elements
-// (filippo.io/nistec keeps them private). Exponentiations use fixed public
-// exponents, so the quadratic-residue test, the square root and the
-// inversion take the same time for every input.
+// Field arithmetic is kexlab's constant-time P-256 field,
+// internal/p256field (filippo.io/nistec keeps its field private; see that
+// package for why it exists). Exponentiations are fixed addition chains, so
+// the quadratic-residue test, the square root and the inversion take the
+// same time for every input. Reductions of inputs of arbitrary length (the
+// hunting-and-pecking seed, 802.11's val) use filippo.io/bigmod, constant
+// time for a given input length.
 package core
 
 import (
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 
 	"filippo.io/bigmod"
+
+	"github.com/kexlab/kexlab/internal/p256field"
 )
 
 // FieldSize is the length of an encoded field element (one coordinate).
@@ -32,16 +35,6 @@ var (
 	pBytes = mustHex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
 	// b, the curve coefficient of y^2 = x^3 - 3x + b.
 	bBytes = mustHex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b")
-	// expLegendre = (p-1)/2: x^((p-1)/2) is the Legendre symbol (x/p).
-	expLegendre = mustHex("7fffffff800000008000000000000000000000007fffffffffffffffffffffff")
-	// expSqrt = (p+1)/4: since p ≡ 3 (mod 4), x^((p+1)/4) is a square root
-	// of x whenever x is a square.
-	expSqrt = mustHex("3fffffffc0000000400000000000000000000000400000000000000000000000")
-	// expC1 = (p-3)/4, the exponent of sqrt_ratio (RFC 9380 Appendix
-	// F.2.1.2).
-	expC1 = mustHex("3fffffffc00000004000000000000000000000003fffffffffffffffffffffff")
-	// expInvert = p-2: x^(p-2) = 1/x for x != 0, and 0 for x = 0.
-	expInvert = mustHex("ffffffff00000001000000000000000000000000fffffffffffffffffffffffd")
 	// pMinus1Bytes and nMinus1Bytes are p-1 and n-1 (n is the group order).
 	pMinus1Bytes = mustHex("ffffffff00000001000000000000000000000000fffffffffffffffffffffffe")
 	nMinus1Bytes = mustHex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632550")
@@ -88,25 +81,12 @@ func PBytes() []byte { return append([]byte(nil), pBytes...) }
 // Element is an element of GF(p), the P-256 base field. The zero value is 0.
 // Every method is constant time in the values of its operands.
 type Element struct {
-	n *bigmod.Nat // nil means 0
-}
-
-func (e *Element) nat() *bigmod.Nat {
-	if e.n == nil {
-		return bigmod.NewNat().ExpandFor(fieldP)
-	}
-	return e.n
-}
-
-// copyNat returns a fresh copy of x's value, so that results never alias
-// their operands.
-func (e *Element) copyNat() *bigmod.Nat {
-	return bigmod.NewNat().ExpandFor(fieldP).Add(e.nat(), fieldP)
+	f p256field.Element
 }
 
 // Set sets e = x and returns e.
 func (e *Element) Set(x *Element) *Element {
-	e.n = x.copyNat()
+	e.f.Set(&x.f)
 	return e
 }
 
@@ -115,35 +95,32 @@ var errNonCanonical = errors.New("core: field element not reduced modulo p")
 // SetBytes sets e to the 32-byte big-endian value b, which must be less than
 // p.
 func (e *Element) SetBytes(b []byte) (*Element, error) {
-	if len(b) != FieldSize {
+	if _, err := e.f.SetBytes(b); err != nil {
 		return nil, errNonCanonical
 	}
-	n, err := bigmod.NewNat().SetBytes(b, fieldP)
-	if err != nil {
-		return nil, errNonCanonical
-	}
-	e.n = n
 	return e, nil
+}
+
+// setReduced sets e to r, a value already reduced below p (or below p-1).
+func (e *Element) setReduced(r []byte) *Element {
+	if _, err := e.f.SetBytes(r); err != nil {
+		panic("core: unreachable: reduced value rejected")
+	}
+	return e
 }
 
 // SetWideBytes sets e to the big-endian value b (of any length) reduced
 // modulo p. Its time depends only on len(b).
 func (e *Element) SetWideBytes(b []byte) *Element {
-	e.n = bigmod.NewNat().Mod(natFromBytes(b), fieldP)
-	return e
+	return e.setReduced(bigmod.NewNat().Mod(natFromBytes(b), fieldP).Bytes(fieldP))
 }
 
 // SetMinus1Plus1 sets e = (b mod (p-1)) + 1 for the big-endian value b of any
 // length, a value in [1, p-1] (RFC 7664 §3.2.1's seed). Its time depends
 // only on len(b).
 func (e *Element) SetMinus1Plus1(b []byte) *Element {
-	r := bigmod.NewNat().Mod(natFromBytes(b), pMinus1)
-	n, err := bigmod.NewNat().SetBytes(r.Bytes(pMinus1), fieldP)
-	if err != nil {
-		panic("core: unreachable: value below p-1 rejected")
-	}
-	e.n = n.Add(oneElem.nat(), fieldP)
-	return e
+	e.setReduced(bigmod.NewNat().Mod(natFromBytes(b), pMinus1).Bytes(pMinus1))
+	return e.Add(e, oneElem)
 }
 
 // ScalarMinus1Plus1 returns (b mod (n-1)) + 1 as 32 big-endian bytes, a
@@ -175,77 +152,88 @@ func natFromBytes(b []byte) *bigmod.Nat {
 }
 
 // Bytes returns the 32-byte big-endian encoding of e.
-func (e *Element) Bytes() []byte { return e.nat().Bytes(fieldP) }
+func (e *Element) Bytes() []byte { return e.f.Bytes() }
 
 // Add sets e = x + y and returns e.
 func (e *Element) Add(x, y *Element) *Element {
-	e.n = x.copyNat().Add(y.nat(), fieldP)
+	e.f.Add(&x.f, &y.f)
 	return e
 }
 
 // Sub sets e = x - y and returns e.
 func (e *Element) Sub(x, y *Element) *Element {
-	e.n = x.copyNat().Sub(y.nat(), fieldP)
+	e.f.Sub(&x.f, &y.f)
 	return e
 }
 
 // Negate sets e = -x and returns e.
-func (e *Element) Negate(x *Element) *Element { return e.Sub(zeroElem, x) }
+func (e *Element) Negate(x *Element) *Element {
+	e.f.Negate(&x.f)
+	return e
+}
 
 // Mul sets e = x·y and returns e.
 func (e *Element) Mul(x, y *Element) *Element {
-	e.n = x.copyNat().Mul(y.nat(), fieldP)
+	e.f.Mul(&x.f, &y.f)
 	return e
 }
 
 // Square sets e = x² and returns e.
-func (e *Element) Square(x *Element) *Element { return e.Mul(x, x) }
-
-// exp sets e = x^k for a fixed public exponent k.
-func (e *Element) exp(x *Element, k []byte) *Element {
-	e.n = bigmod.NewNat().Exp(x.nat(), k, fieldP)
+func (e *Element) Square(x *Element) *Element {
+	e.f.Square(&x.f)
 	return e
 }
 
 // Invert sets e = 1/x, or 0 if x = 0, and returns e.
-func (e *Element) Invert(x *Element) *Element { return e.exp(x, expInvert) }
+func (e *Element) Invert(x *Element) *Element {
+	e.f.Invert(&x.f)
+	return e
+}
 
-// Sqrt sets e = x^((p+1)/4) and returns e: a square root of x when x is a
-// square (the caller checks, or knows, that it is).
-func (e *Element) Sqrt(x *Element) *Element { return e.exp(x, expSqrt) }
+// Sqrt sets e = x^((p+1)/4) = x·x^((p-3)/4) and returns e: since p ≡ 3
+// (mod 4), a square root of x when x is a square (the caller checks, or
+// knows, that it is).
+func (e *Element) Sqrt(x *Element) *Element {
+	var t p256field.Element
+	t.PowC1(&x.f)
+	e.f.Mul(&t, &x.f)
+	return e
+}
 
-// PowC1 sets e = x^((p-3)/4) and returns e.
-func (e *Element) PowC1(x *Element) *Element { return e.exp(x, expC1) }
+// PowC1 sets e = x^((p-3)/4), the exponent of sqrt_ratio (RFC 9380
+// Appendix F.2.1.2), and returns e.
+func (e *Element) PowC1(x *Element) *Element {
+	e.f.PowC1(&x.f)
+	return e
+}
 
 // IsSquare returns 1 if x is a non-zero square modulo p (its Legendre symbol
-// is 1) and 0 otherwise (a non-square, or zero). It computes x^((p-1)/2) with
-// a constant-time exponentiation.
+// x^((p-1)/2) = x·(x^((p-3)/4))² is 1) and 0 otherwise (a non-square, or
+// zero), with a fixed addition chain.
 func IsSquare(x *Element) int {
-	return int(bigmod.NewNat().Exp(x.nat(), expLegendre, fieldP).IsOne())
+	var t p256field.Element
+	t.PowC1(&x.f)
+	t.Square(&t)
+	t.Mul(&t, &x.f)
+	return t.Equal(&oneElem.f)
 }
 
 // Select sets e = a if cond == 1 and e = b if cond == 0, in constant time,
 // and returns e. cond must be 0 or 1.
 func (e *Element) Select(a, b *Element, cond int) *Element {
-	out := b.Bytes()
-	subtle.ConstantTimeCopy(cond, out, a.Bytes())
-	n, err := bigmod.NewNat().SetBytes(out, fieldP)
-	if err != nil {
-		panic("core: unreachable: reduced element rejected")
-	}
-	e.n = n
+	e.f.Select(&a.f, &b.f, cond)
 	return e
 }
 
 // Equal returns 1 if e == x and 0 otherwise.
-func (e *Element) Equal(x *Element) int { return int(e.nat().Equal(x.nat())) }
+func (e *Element) Equal(x *Element) int { return e.f.Equal(&x.f) }
 
 // IsZero returns 1 if e == 0 and 0 otherwise.
-func (e *Element) IsZero() int { return int(e.nat().IsZero()) }
+func (e *Element) IsZero() int { return e.f.IsZero() }
 
 // IsOdd returns the least significant bit of e: sgn0 (RFC 9380 §4.1), and
 // 802.11's LSB.
-func (e *Element) IsOdd() int { return int(e.nat().IsOdd()) }
+func (e *Element) IsOdd() int { return e.f.IsOdd() }
 
 // CurveRHS sets e = x³ - 3x + b, the right-hand side of the P-256 equation,
 // and returns e.

@@ -50,3 +50,20 @@ bench:
 
 clean:
 	rm -rf bin $(OUT)
+
+# make peers (not part of make test): builds independent implementations of
+# schemes kexlab implements from crates.io, PyPI and the Go module proxy
+# (drivers in peers/, no peer source in this repository), times them on this
+# machine into $(OUT)/peers/*.json (PEERS_N samples each) and merges them,
+# with $(OUT)/results.json when it exists, into $(OUT)/report-peers.html.
+# Needs cargo, python3 and go.
+PEERS_N ?= 100
+
+.PHONY: peers
+peers: build
+	OUT=$(OUT) PEERS_N=$(PEERS_N) peers/run.sh
+	@set -- $(OUT)/peers/*.json; \
+	if [ -f $(OUT)/results.json ]; then set -- $(OUT)/results.json "$$@"; \
+	else echo "$(OUT)/results.json not found (make report): peers only"; fi; \
+	echo bin/kexlab report -o $(OUT)/report-peers.html "$$@"; \
+	bin/kexlab report -o $(OUT)/report-peers.html "$$@"

@@ -26,6 +26,7 @@ type view struct {
 	Runs      []runView
 	Figures   []template.HTML
 	Across    []Across
+	Agree     []Agreement
 }
 
 type runView struct {
@@ -128,6 +129,7 @@ func build(an []Run) view {
 		}
 	}
 	v.Across = CompareRuns(an)
+	v.Agree = RankingAgreement(an)
 	add := func(title, axis string, d []dot, f func(float64) string) {
 		if len(d) > 0 {
 			v.Figures = append(v.Figures, template.HTML(dotPlot(title, axis, group(d), f)))

@@ -33,6 +33,12 @@ figure { margin: 1.5em 0; }
 <tr><th class="l">scheme</th><th class="l">run</th><th>median</th><th>median in {{(index . 0).Baseline}}</th><th>shift</th><th>Cliff's δ</th><th>p</th><th>p (Holm)</th><th class="l">verdict</th></tr>
 {{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Run}}</td><td>{{ns .MedA}}</td><td>{{ns .MedB}}</td><td>{{ns .ShiftNs}}</td><td>{{delta .Delta}}</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td class="l">{{if .Err}}{{.Err}}{{else if eq (verdict .Verdict) "A faster"}}faster{{else if eq (verdict .Verdict) "A slower"}}slower{{else}}{{verdict .Verdict}}{{end}}</td></tr>
 {{end}}</table>{{end}}
+{{with .Agree}}<h2 id="agreement">Do the runs agree?</h2>
+<p class="note">For every pair of schemes that the first run calls significantly different (Mann–Whitney, Holm, α = 0.05), the verdict of each later run on the same pair.</p>
+<table class="agreement">
+<tr><th class="l">run</th><th class="l">against</th><th>significant pairs</th><th>same verdict</th><th>reversed</th><th>not significant</th><th>missing</th><th class="l">reversed pairs</th></tr>
+{{range .}}<tr><td class="l">{{.Run}}</td><td class="l">{{.Baseline}}</td><td>{{.Significant}}</td><td>{{.Same}}</td><td>{{.Reversed}}</td><td>{{.NotSignificant}}</td><td>{{.Missing}}</td><td class="l">{{range $i, $r := .Reversals}}{{if $i}}, {{end}}{{$r}}{{end}}</td></tr>
+{{end}}</table>{{end}}
 {{range .Runs}}
 <h2 id="run-{{.Label}}">Run: {{.Label}}</h2>
 <h3>Machine</h3>

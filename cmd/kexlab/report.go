@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/report"
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/bench/importer"
 )
@@ -60,6 +61,14 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(runs))
+	an, err := report.Analyze(runs)
+	if err != nil {
+		return err
+	}
+	for _, a := range report.RankingAgreement(an) {
+		fmt.Fprintf(stdout, "agreement of %s with %s: %d pairs significant in %s: %d same verdict, %d reversed, %d not significant, %d missing\n",
+			a.Run, a.Baseline, a.Significant, a.Baseline, a.Same, a.Reversed, a.NotSignificant(), a.Missing)
+	}
 	return nil
 }
 

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/kexlab/kexlab/bench"
-	"github.com/kexlab/kexlab/report"
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/bench/importer"
+	"github.com/kexlab/kexlab/report"
 )
 
 // cmdReport re-renders report.html from earlier runs: results.json files of

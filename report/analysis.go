@@ -7,8 +7,9 @@
 // For every scheme and op the report gives n, median, IQR, CV and the
 // distribution-free 95% interval of the median ([stats.Summarize]); CPU,
 // allocation and energy medians where measured; outlier counts under the
-// seed study's rule (> 10 × mean) and Tukey's 1.5 and 3 IQR fences, which
-// are reported and never removed. Schemes are compared pairwise on the wall
+// seed study's rule (> 10 × mean) and Tukey's 1.5 and 3 IQR fences. Every
+// statistic uses the samples the seed study's rule keeps (StatsRule); the
+// Tukey counts are reported only. Schemes are compared pairwise on the wall
 // time of a full exchange by the Mann–Whitney U test, all pairs of a run
 // forming one family adjusted by Holm's method, with Cliff's delta as the
 // effect size ([stats.Decide]: better, worse or no significant
@@ -41,7 +42,8 @@ type Row struct {
 	Size      int            // bytes on the wire, standard encoding (full op)
 	StudySize int            // bytes under the seed study's accounting
 	WireCheck string
-	// Outliers counted (never removed) under each rule.
+	// Outliers under each rule, counted on all samples. Statistics use the
+	// samples kept by StatsRule, so Out10x of them were dropped.
 	Out10x, OutTukey15, OutTukey3 int
 	Err                           string // why the row has no summary
 }
@@ -85,8 +87,8 @@ func CompareRuns(runs []Run) []Across {
 	var results []stats.MWResult
 	for _, r := range runs[1:] {
 		for _, si := range r.Results.Schemes {
-			a := r.Results.Values(si.Name, bench.OpFull, bench.Wall)
-			b := base.Results.Values(si.Name, bench.OpFull, bench.Wall)
+			a := Kept(r.Results.Values(si.Name, bench.OpFull, bench.Wall))
+			b := Kept(base.Results.Values(si.Name, bench.OpFull, bench.Wall))
 			if len(a) < 2 || len(b) < 2 {
 				continue
 			}
@@ -177,25 +179,40 @@ func ops(r *bench.Results, scheme string) []string {
 	return out
 }
 
+// StatsRule is the outlier rule whose kept samples every statistic uses:
+// the seed study's, which drops samples above 10× the mean. The Tukey
+// fences are counted beside it.
+const StatsRule = stats.TenTimesMean
+
+// Kept returns the samples StatsRule keeps (all of them where the rule does
+// not apply, e.g. to negative values).
+func Kept(xs []float64) []float64 {
+	k, _, err := stats.Filter(xs, StatsRule)
+	if err != nil {
+		return xs
+	}
+	return k
+}
+
 func summarizeRow(r *bench.Results, si bench.SchemeInfo, op string) Row {
 	row := Row{Scheme: si.Name, Op: op, Augmented: si.Augmented, WireCheck: si.WireCheck}
 	if op == bench.OpFull {
 		row.Size, row.StudySize = si.Size, si.StudySize
 	}
 	wall := r.Values(si.Name, op, bench.Wall)
-	sum, err := stats.Summarize(wall)
+	sum, err := stats.Summarize(Kept(wall))
 	if err != nil {
 		row.Err = err.Error()
 		return row
 	}
 	row.Wall = sum
 	if cpu := r.Values(si.Name, op, bench.CPU); len(cpu) == len(wall) {
-		if s, err := stats.Summarize(cpu); err == nil {
+		if s, err := stats.Summarize(Kept(cpu)); err == nil {
 			row.CPU = &s
 		}
 	}
 	if e := r.Values(si.Name, op, bench.Energy); len(e) >= 2 {
-		if s, err := stats.Summarize(e); err == nil {
+		if s, err := stats.Summarize(Kept(e)); err == nil {
 			row.Energy = &s
 		}
 	}
@@ -221,7 +238,7 @@ func compare(r *bench.Results) []Pair {
 	var names []string
 	samples := map[string][]float64{}
 	for _, si := range r.Schemes {
-		xs := r.Values(si.Name, bench.OpFull, bench.Wall)
+		xs := Kept(r.Values(si.Name, bench.OpFull, bench.Wall))
 		if len(xs) >= 2 {
 			names = append(names, si.Name)
 			samples[si.Name] = xs

@@ -21,7 +21,7 @@ figure { margin: 1.5em 0; }
 </head>
 <body>
 <h1>kexlab comparison report</h1>
-<p class="note">Generated {{.Generated}}. {{len .Runs}} run(s). Times are wall-clock per operation; intervals are the distribution-free 95% confidence intervals of the median (order statistics; the coverage actually achieved is given). Outliers are counted, never removed.</p>
+<p class="note">Generated {{.Generated}}. {{len .Runs}} run(s). Times are wall-clock per operation; intervals are the distribution-free 95% confidence intervals of the median (order statistics; the coverage actually achieved is given). Statistics use the samples kept by the seed study's outlier rule (samples above 10 × the mean dropped; the number dropped is in each run's outlier table, with the Tukey-fence counts beside it).</p>
 {{range .Runs}}<p class="energy" id="energy-{{.Label}}"><span style="color:{{.Color}}">■</span> {{.Label}}: {{.Energy}}</p>
 {{end}}<p class="note">RAPL energy is that of the whole CPU package during each sample, other processes included, with a resolution of about 1 ms: it is meaningful only on an otherwise idle machine.</p>
 <h2 id="figures">Figures</h2>
@@ -61,9 +61,9 @@ figure { margin: 1.5em 0; }
 {{range .Rows}}{{if .Err}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td colspan="11" class="l">{{.Err}}</td></tr>
 {{else}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td>{{.Wall.N}}</td><td>{{ns .Wall.Median}}</td><td>{{ns .Wall.IQR}}</td><td>{{pct .Wall.CV}}</td><td>[{{ns .Wall.MedianCI.Low}}, {{ns .Wall.MedianCI.High}}] ({{pct .Wall.MedianCI.Level}})</td><td>{{with .CPU}}{{ns .Median}}{{else}}–{{end}}</td><td>{{num .Allocs}}</td><td>{{bytes .Bytes}}</td><td>{{if .Size}}{{.Size}} / {{.StudySize}}{{else}}–{{end}}</td><td>{{with .Energy}}{{num .Median}} [{{num .MedianCI.Low}}, {{num .MedianCI.High}}]{{else}}not measured{{end}}</td><td class="l">{{.WireCheck}}</td></tr>
 {{end}}{{end}}</table>
-<h3>Outliers (counted, not removed)</h3>
+<h3>Outliers (10 × mean: dropped from the statistics; Tukey fences: counted only)</h3>
 <table class="outliers">
-<tr><th class="l">scheme</th><th class="l">op</th><th>n</th><th>&gt; 10 × mean (seed S0 rule)</th><th>Tukey 1.5 IQR</th><th>Tukey 3 IQR</th></tr>
+<tr><th class="l">scheme</th><th class="l">op</th><th>n kept</th><th>dropped: &gt; 10 × mean (seed S0 rule)</th><th>Tukey 1.5 IQR</th><th>Tukey 3 IQR</th></tr>
 {{range .Rows}}{{if not .Err}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td>{{.Wall.N}}</td><td>{{.Out10x}}</td><td>{{.OutTukey15}}</td><td>{{.OutTukey3}}</td></tr>
 {{end}}{{end}}</table>
 <h3>Pairwise significance (full exchange, wall time)</h3>

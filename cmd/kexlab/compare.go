@@ -163,7 +163,7 @@ func printTable(w io.Writer, r *bench.Results) error {
 	var rows []row
 	for _, si := range r.Schemes {
 		for _, op := range []string{bench.OpFull, bench.OpOnline, bench.OpRegister} {
-			xs := r.Values(si.Name, op, bench.Wall)
+			xs := report.Kept(r.Values(si.Name, op, bench.Wall))
 			if len(xs) == 0 {
 				continue
 			}
@@ -177,7 +177,7 @@ func printTable(w io.Writer, r *bench.Results) error {
 				bytes = fmt.Sprintf("%d / %d", si.Size, si.StudySize)
 			}
 			cpu := "-"
-			if xs := r.Values(si.Name, op, bench.CPU); len(xs) > 0 {
+			if xs := report.Kept(r.Values(si.Name, op, bench.CPU)); len(xs) > 0 {
 				if m, err := stats.Quantile(xs, 0.5); err == nil {
 					cpu = dur(m)
 				}

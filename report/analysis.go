@@ -38,10 +38,13 @@ type Row struct {
 	CPU       *stats.Summary // nil when not measured
 	Energy    *stats.Summary // package domains, µJ; nil when not measured
 	Allocs    float64        // median heap allocations
-	Bytes     float64        // median heap bytes allocated
-	Size      int            // bytes on the wire, standard encoding (full op)
-	StudySize int            // bytes under the seed study's accounting
-	WireCheck string
+	// HeapMeasured is false for runs not made by kexlab compare (imported
+	// JMH/Jetpack files, peers), whose heap figures are unknown, not zero.
+	HeapMeasured bool
+	Bytes        float64 // median heap bytes allocated
+	Size         int     // bytes on the wire, standard encoding (full op)
+	StudySize    int     // bytes under the seed study's accounting
+	WireCheck    string
 	// Outliers under each rule, counted on all samples. Statistics use the
 	// samples kept by StatsRule, so Out10x of them were dropped.
 	Out10x, OutTukey15, OutTukey3 int
@@ -184,6 +187,12 @@ func ops(r *bench.Results, scheme string) []string {
 // fences are counted beside it.
 const StatsRule = stats.TenTimesMean
 
+// Native reports whether r was measured by kexlab compare (rather than
+// imported from another tool).
+func Native(r *bench.Results) bool {
+	return r.Source == "" || r.Source == "kexlab compare"
+}
+
 // Kept returns the samples StatsRule keeps (all of them where the rule does
 // not apply, e.g. to negative values).
 func Kept(xs []float64) []float64 {
@@ -216,6 +225,7 @@ func summarizeRow(r *bench.Results, si bench.SchemeInfo, op string) Row {
 			row.Energy = &s
 		}
 	}
+	row.HeapMeasured = Native(r)
 	row.Allocs = median(r.Values(si.Name, op, func(s bench.Sample) (float64, bool) { return float64(s.Allocs), true }))
 	row.Bytes = median(r.Values(si.Name, op, func(s bench.Sample) (float64, bool) { return float64(s.AllocBytes), true }))
 	_, row.Out10x, _ = stats.Filter(wall, stats.TenTimesMean)

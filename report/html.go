@@ -93,7 +93,7 @@ func build(an []Run) view {
 		rv.Steps = steps(r.Results)
 		rv.Wire = wire(r.Results)
 		v.Runs = append(v.Runs, rv)
-		native := r.Results.Source == "" || r.Results.Source == "kexlab compare"
+		native := Native(r.Results)
 		for _, row := range r.Rows {
 			if row.Err != "" {
 				continue

@@ -249,4 +249,12 @@ func TestReportGroupsRunsAndImports(t *testing.T) {
 	if strings.Contains(fig, "jvm") {
 		t.Error("imported run drawn among the balanced schemes")
 	}
+	// Heap figures of an imported run are unknown, not zero.
+	jvmSummary := html[strings.Index(html, `id="run-jvm"`):]
+	if !strings.Contains(jvmSummary, "<td>–</td><td>–</td>") {
+		t.Error("imported run's allocations not shown as unmeasured")
+	}
+	if aSummary := html[strings.Index(html, `id="run-a"`):strings.Index(html, `id="run-b"`)]; strings.Contains(aSummary, "<td>–</td><td>–</td>") {
+		t.Error("measured run's allocations shown as unmeasured")
+	}
 }

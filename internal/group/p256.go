@@ -157,6 +157,21 @@ func (s *Scalar) Negate(x *Scalar) *Scalar {
 	return s
 }
 
+// orderMinus2 is n - 2, the exponent of inversion by Fermat's little
+// theorem (the low byte of n is 0x51: no borrow).
+var orderMinus2 = func() []byte {
+	e := append([]byte(nil), p256Order...)
+	e[len(e)-1] -= 2
+	return e
+}()
+
+// Invert sets s = 1/x mod n (0 if x is 0) and returns s. It computes
+// x^(n-2) with a constant-time exponentiation by a public exponent.
+func (s *Scalar) Invert(x *Scalar) *Scalar {
+	s.n = bigmod.NewNat().Exp(x.n, orderMinus2, orderN)
+	return s
+}
+
 // Equal returns 1 if s == x and 0 otherwise, in constant time.
 func (s *Scalar) Equal(x *Scalar) int { return int(s.n.Equal(x.n)) }
 

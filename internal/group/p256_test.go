@@ -318,6 +318,11 @@ func TestScalarArithmetic(t *testing.T) {
 		check("Sub", NewScalar().Sub(x, y), mod(new(big.Int).Sub(xb, yb)))
 		check("Mul", NewScalar().Mul(x, y), mod(new(big.Int).Mul(xb, yb)))
 		check("Negate", NewScalar().Negate(x), mod(new(big.Int).Neg(xb)))
+		wantInv := make([]byte, 32) // inv0: the inverse of 0 is 0
+		if xb.Sign() != 0 {
+			wantInv = mod(new(big.Int).ModInverse(xb, p256N))
+		}
+		check("Invert", NewScalar().Invert(x), wantInv)
 		check("Set", NewScalar().Set(x), mod(new(big.Int).Set(xb)))
 		// Aliasing and independence of the result from later changes.
 		z := NewScalar().Set(x)

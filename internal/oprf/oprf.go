@@ -11,10 +11,9 @@
 //
 // Only the OPRF mode is implemented: no VOPRF or POPRF proofs, no batching.
 // The arithmetic runs on internal/group (constant-time P-256 from
-// filippo.io/nistec, scalars on filippo.io/bigmod, RFC 9380 hash-to-curve);
-// the scalar inverse needed by Finalize is computed here, with bigmod, as
-// internal/group has none. circl's OPRF is not used because its P-256
-// scalars live in math/big.
+// filippo.io/nistec, scalars and their inverse on filippo.io/bigmod, RFC
+// 9380 hash-to-curve). circl's OPRF is not used because its P-256 scalars
+// live in math/big.
 package oprf
 
 import (
@@ -22,8 +21,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-
-	"filippo.io/bigmod"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
@@ -159,7 +156,7 @@ func Finalize(input []byte, blind *group.Scalar, evaluatedElement *group.Point) 
 	if blind.IsZero() == 1 {
 		return nil, fmt.Errorf("%w: oprf: zero blind", pakeerr.ErrInvalidParameter)
 	}
-	n := group.NewPoint().ScalarMult(invert(blind), evaluatedElement).BytesCompressed()
+	n := group.NewPoint().ScalarMult(group.NewScalar().Invert(blind), evaluatedElement).BytesCompressed()
 	h := sha256.New()
 	var l [2]byte
 	binary.BigEndian.PutUint16(l[:], uint16(len(input)))
@@ -185,38 +182,4 @@ func DeserializeElement(b []byte) (*group.Point, error) {
 		return nil, fmt.Errorf("%w: oprf: element: %v", pakeerr.ErrInvalidMessage, err)
 	}
 	return p, nil
-}
-
-// The order n of P-256 and n - 2, for inversion by Fermat's little theorem.
-var (
-	orderBytes = [32]byte{
-		0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51,
-	}
-	orderN = func() *bigmod.Modulus {
-		m, err := bigmod.NewModulus(orderBytes[:])
-		if err != nil {
-			panic(err)
-		}
-		return m
-	}()
-	orderMinus2 = func() []byte {
-		e := orderBytes
-		e[31] -= 2 // the low byte is 0x51: no borrow
-		return e[:]
-	}()
-)
-
-// invert returns s^-1 mod n as s^(n-2): a constant-time exponentiation
-// (bigmod) with a public exponent. For s = 0 it returns 0.
-func invert(s *group.Scalar) *group.Scalar {
-	x, err := bigmod.NewNat().SetBytes(s.Bytes(), orderN)
-	if err != nil {
-		panic("oprf: unreachable: " + err.Error())
-	}
-	inv, err := group.NewScalar().SetCanonicalBytes(bigmod.NewNat().Exp(x, orderMinus2, orderN).Bytes(orderN))
-	if err != nil {
-		panic("oprf: unreachable: " + err.Error())
-	}
-	return inv
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"math/big"
 	"os"
 	"testing"
 
@@ -99,22 +98,6 @@ func TestVectors(t *testing.T) {
 		}
 		if want := unhex(t, tv.Output); !bytes.Equal(out, want) {
 			t.Errorf("%s: Output = %x, want %x", tv.Name, out, want)
-		}
-	}
-}
-
-// TestInvert checks scalar inversion against math/big on random scalars
-// (public test values).
-func TestInvert(t *testing.T) {
-	n := new(big.Int).SetBytes(orderBytes[:])
-	for i := 0; i < 32; i++ {
-		s, err := group.RandomScalar(rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := new(big.Int).ModInverse(new(big.Int).SetBytes(s.Bytes()), n)
-		if got := new(big.Int).SetBytes(invert(s).Bytes()); got.Cmp(want) != 0 {
-			t.Fatalf("invert(%x) = %x, want %x", s.Bytes(), got, want)
 		}
 	}
 }

@@ -3,10 +3,9 @@ package pake
 import (
 	"fmt"
 	"io"
-)
 
-// maxRounds bounds Run so that a faulty scheme cannot loop forever.
-const maxRounds = 16
+	"github.com/kexlab/kexlab/internal/kat"
+)
 
 // Transcript is what one exchange put on the wire.
 type Transcript struct {
@@ -31,40 +30,18 @@ type Hook func(i int, from Role, msg []byte) []byte
 // both session keys and the transcript. An error from either party stops the
 // run and is returned wrapped with the party and message index.
 func Run(client, server Party, hook Hook) (clientKey, serverKey []byte, t Transcript, err error) {
-	parties := [2]Party{client, server}
-	var in []byte
-	for i := 0; ; i++ {
-		if i >= maxRounds {
-			return nil, nil, t, fmt.Errorf("%w: exchange did not finish in %d messages", ErrState, maxRounds)
-		}
-		from := Role(i % 2)
-		p := parties[from]
-		out, err := p.Next(in)
-		if err != nil {
-			return nil, nil, t, fmt.Errorf("%s at message %d: %w", from, i, err)
-		}
-		if out == nil {
-			if !p.Done() {
-				return nil, nil, t, fmt.Errorf("%w: %s sent nothing but is not done", ErrState, from)
+	var h func(int, bool, []byte) []byte
+	if hook != nil {
+		h = func(i int, fromServer bool, msg []byte) []byte {
+			from := Client
+			if fromServer {
+				from = Server
 			}
-			if parties[1-from].Done() {
-				break
-			}
-			return nil, nil, t, fmt.Errorf("%w: %s done, peer waiting", ErrState, from)
+			return hook(i, from, msg)
 		}
-		if hook != nil {
-			out = hook(i, from, out)
-		}
-		t.Messages = append(t.Messages, out)
-		in = out
 	}
-	if clientKey, err = client.SessionKey(); err != nil {
-		return nil, nil, t, fmt.Errorf("client: %w", err)
-	}
-	if serverKey, err = server.SessionKey(); err != nil {
-		return nil, nil, t, fmt.Errorf("server: %w", err)
-	}
-	return clientKey, serverKey, t, nil
+	t.Messages, clientKey, serverKey, err = kat.Run(client, server, h)
+	return clientKey, serverKey, t, err
 }
 
 // Exchange registers (for augmented schemes), creates both parties and runs

@@ -106,30 +106,20 @@ func runTranscript(r regression) ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m1, err := c.Next(nil)
+	msgs, kc, ks, err := kat.Run(c, sv, nil)
 	if err != nil {
 		return nil, err
 	}
-	m2, err := sv.Next(m1)
-	if err != nil {
-		return nil, err
+	if len(msgs) != 3 {
+		return nil, fmt.Errorf("%d messages, want 3", len(msgs))
 	}
-	m3, err := c.Next(m2)
-	if err != nil {
-		return nil, err
-	}
-	if out, err := sv.Next(m3); err != nil || out != nil {
-		return nil, fmt.Errorf("server finish: %v", err)
-	}
-	kc, _ := c.SessionKey()
-	ks, _ := sv.SessionKey()
 	if !bytes.Equal(kc, ks) {
 		return nil, kat.Mismatch("client key vs server key", kc, ks)
 	}
 	if rc.Len() != 0 || rs.Len() != 0 {
 		return nil, fmt.Errorf("randomness left unread: %d and %d bytes", rc.Len(), rs.Len())
 	}
-	return [][]byte{rec.Bytes(), m1, m2, m3, kc}, nil
+	return [][]byte{rec.Bytes(), msgs[0], msgs[1], msgs[2], kc}, nil
 }
 
 // checkRegression replays a frozen transcript.

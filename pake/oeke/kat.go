@@ -3,7 +3,6 @@ package oeke
 import (
 	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
 
 	"github.com/kexlab/kexlab/internal/blockkat"
@@ -101,25 +100,16 @@ func runTranscript(r regression) ([5][]byte, error) {
 		return out, err
 	}
 	out[0] = k
-	if out[1], err = c.Next(nil); err != nil {
+	msgs, kc, ks, err := kat.Run(c, sv, nil)
+	if err != nil {
 		return out, err
 	}
-	if out[2], err = sv.Next(out[1]); err != nil {
-		return out, err
+	if len(msgs) != 3 {
+		return out, fmt.Errorf("%d messages, want 3", len(msgs))
 	}
-	if out[3], err = c.Next(out[2]); err != nil {
-		return out, err
-	}
-	if m, err := sv.Next(out[3]); m != nil || err != nil {
-		return out, fmt.Errorf("server's last Next = %x, %v; want nil, nil", m, err)
-	}
+	copy(out[1:4], msgs)
 	if cr.Len() != 0 || sr.Len() != 0 {
 		return out, fmt.Errorf("randomness left unread: client %d, server %d bytes", cr.Len(), sr.Len())
-	}
-	kc, err1 := c.SessionKey()
-	ks, err2 := sv.SessionKey()
-	if err := errors.Join(err1, err2); err != nil {
-		return out, err
 	}
 	if !bytes.Equal(kc, ks) {
 		return out, kat.Mismatch("server sk", ks, kc)

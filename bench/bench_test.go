@@ -265,3 +265,60 @@ func TestCompareOnlineSamples(t *testing.T) {
 		t.Errorf("prepared %d times, want once per side (2)", prepares)
 	}
 }
+
+// flooredScheme is preparedScheme with pake.Floorer; it counts the calls
+// of each part of its floor.
+type flooredScheme struct {
+	preparedScheme
+	password       bool
+	floors, online *int
+	pw             *int
+}
+
+func (f flooredScheme) Floor(io.Reader) (*pake.Floor, error) {
+	*f.floors++
+	fl := &pake.Floor{Ops: []string{"1 × nothing"}, Online: func() error { *f.online++; return nil }}
+	if f.password {
+		fl.Password = func() error { *f.pw++; return nil }
+	}
+	return fl, nil
+}
+
+func TestCompareFloorSamples(t *testing.T) {
+	var prepares, floors, online, pw int
+	withPW := flooredScheme{preparedScheme{fakeScheme{"pw", true, 5}, &prepares}, true, &floors, &online, &pw}
+	noPW := flooredScheme{preparedScheme{fakeScheme{"nopw", false, 5}, &prepares}, false, &floors, &online, &pw}
+	res, err := Compare(Config{
+		Schemes: []pake.Scheme{withPW, noPW, fakeScheme{"plain", false, 5}},
+		N:       6, MinN: 3, Warmup: 2, Seed: 3, EnergyReason: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, s := range res.Samples {
+		count[s.Scheme+"/"+s.Op]++
+		if s.Op == OpFloor && s.Scheme == "pw" && (len(s.Steps) != 2 || s.Steps[0].Ns+s.Steps[1].Ns != s.WallNs) {
+			t.Errorf("floor sample steps %+v, wall %d", s.Steps, s.WallNs)
+		}
+	}
+	want := map[string]int{"pw/floor": 6, "pw/floor-online": 6, "nopw/floor": 6, "nopw/floor-online": 0, "plain/floor": 0}
+	for k, n := range want {
+		if count[k] != n {
+			t.Errorf("%s: %d samples, want %d (all: %v)", k, count[k], n, count)
+		}
+	}
+	if floors != 2 {
+		t.Errorf("Floor called %d times, want once per scheme", floors)
+	}
+	// Two warm-up rounds and six samples per floored scheme.
+	if online != 16 || pw != 8 {
+		t.Errorf("Online ran %d times (want 16), Password %d (want 8)", online, pw)
+	}
+	if si, _ := res.Scheme("pw"); len(si.FloorOps) != 1 {
+		t.Errorf("FloorOps %v", si.FloorOps)
+	}
+	if FloorOf(OpFull) != OpFloor || FloorOf(OpOnline) != OpFloorOnline || FloorOf(OpRegister) != "" {
+		t.Error("FloorOf")
+	}
+}

@@ -19,6 +19,9 @@ type measurer struct {
 	// prepared holds, per scheme name, the party factories of schemes that
 	// implement pake.Preparer, made once (see OpOnline).
 	prepared map[string]*factories
+	// floors holds, per scheme name, the primitive limit of schemes that
+	// implement pake.Floorer, prepared once (see OpFloor).
+	floors map[string]*pake.Floor
 }
 
 // factories start prepared parties.
@@ -131,6 +134,85 @@ func (m *measurer) online(s pake.Scheme, info pake.Info) (smp *Sample, err error
 		return nil, err
 	}
 	return smp, nil
+}
+
+// extras takes the samples that follow an exchange: the online exchange
+// (OpOnline) and the primitive limit (OpFloor, OpFloorOnline), each for
+// schemes that support it.
+func (m *measurer) extras(s pake.Scheme, info pake.Info) ([]*Sample, error) {
+	online, err := m.online(s, info)
+	if err != nil {
+		return nil, err
+	}
+	floors, err := m.floor(s, info)
+	if err != nil {
+		return nil, err
+	}
+	if online != nil {
+		floors = append([]*Sample{online}, floors...)
+	}
+	return floors, nil
+}
+
+// floor times the primitive limit of one exchange (OpFloor and, when the
+// scheme has an online op and a password part, OpFloorOnline). It returns
+// no samples when the scheme does not implement pake.Floorer.
+func (m *measurer) floor(s pake.Scheme, info pake.Info) (smps []*Sample, err error) {
+	fl, ok := s.(pake.Floorer)
+	if !ok {
+		return nil, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			smps, err = nil, fmt.Errorf("%s floor panicked: %v", info.Name, r)
+		}
+	}()
+	f := m.floors[info.Name]
+	if f == nil {
+		if f, err = fl.Floor(m.rand); err != nil {
+			return nil, fmt.Errorf("%s floor: %w", info.Name, err)
+		}
+		if f == nil || f.Online == nil {
+			return nil, fmt.Errorf("%s floor: no operations", info.Name)
+		}
+		if m.floors == nil {
+			m.floors = map[string]*pake.Floor{}
+		}
+		m.floors[info.Name] = f
+	}
+	online := &Sample{Op: OpFloorOnline}
+	p := m.begin()
+	err = f.Online()
+	m.end(p, online)
+	if err != nil {
+		return nil, fmt.Errorf("%s floor: %w", info.Name, err)
+	}
+	if f.Password == nil {
+		online.Op = OpFloor
+		online.Steps = []Step{{Party: "both", Name: "online", Ns: online.WallNs}}
+		return []*Sample{online}, nil
+	}
+	pw := &Sample{}
+	p = m.begin()
+	err = f.Password()
+	m.end(p, pw)
+	if err != nil {
+		return nil, fmt.Errorf("%s floor: %w", info.Name, err)
+	}
+	full := &Sample{Op: OpFloor, WallNs: online.WallNs + pw.WallNs, CPUNs: online.CPUNs + pw.CPUNs,
+		Allocs: online.Allocs + pw.Allocs, AllocBytes: online.AllocBytes + pw.AllocBytes,
+		Steps: []Step{{Party: "both", Name: "online", Ns: online.WallNs}, {Party: "both", Name: "password", Ns: pw.WallNs}}}
+	if online.EnergyUJ != nil && pw.EnergyUJ != nil {
+		full.EnergyUJ = map[string]float64{}
+		for k, v := range online.EnergyUJ {
+			full.EnergyUJ[k] = v + pw.EnergyUJ[k]
+		}
+	}
+	smps = []*Sample{full}
+	if _, prepared := s.(pake.Preparer); prepared {
+		smps = append(smps, online)
+	}
+	return smps, nil
 }
 
 // run creates both parties and runs them to the end inside one sample,

@@ -53,7 +53,32 @@ const (
 	// implement pake.Preparer have it; OpFull minus OpOnline is the cost of
 	// the stretching.
 	OpOnline = "online"
+	// OpFloor is the scheme's primitive limit (pake.Floorer): the
+	// operations any implementation of the scheme has to perform in one
+	// complete exchange (group operations, exponentiations, KEM calls and
+	// the password processing of OpFull), timed in the same run, in the same
+	// interleaved order, right after the exchange it bounds. OpFull/OpFloor
+	// is the cost of everything else. Its Steps split it into "online" and
+	// "password".
+	OpFloor = "floor"
+	// OpFloorOnline is the part of OpFloor an exchange between prepared
+	// parties pays, the bound of OpOnline. It is recorded only for schemes
+	// that have OpOnline and whose floor has a password part; otherwise
+	// OpFloor bounds both.
+	OpFloorOnline = "floor-online"
 )
+
+// FloorOf returns the op whose samples bound op's samples from below (the
+// primitive limit), or "" when there is none.
+func FloorOf(op string) string {
+	switch op {
+	case OpFull:
+		return OpFloor
+	case OpOnline:
+		return OpFloorOnline
+	}
+	return ""
+}
 
 // Results is one measurement run on one machine.
 type Results struct {
@@ -114,6 +139,10 @@ type SchemeInfo struct {
 	// CalibrationNs is the estimated cost of one sample (register and
 	// exchange, measurement overhead included).
 	CalibrationNs int64 `json:"calibration_ns,omitempty"`
+	// FloorOps lists the operations of the scheme's primitive limit
+	// (OpFloor), e.g. "2 × P-256 ScalarBaseMult"; empty when the scheme
+	// does not declare one.
+	FloorOps []string `json:"floor_ops,omitempty"`
 }
 
 // MessageInfo is one wire message of a scheme, from pake.Info.

@@ -112,12 +112,21 @@ func Compare(cfg Config) (*Results, error) {
 		var seen []time.Duration
 		for w := 0; w < cfg.Warmup; w++ {
 			reg, full, tr, err := m.exchange(s, info)
+			var extra []*Sample
+			if err == nil {
+				extra, err = m.extras(s, info)
+			}
 			if err != nil {
 				si.Error = err.Error()
 				failed[i] = true
 				break
 			}
 			c := time.Duration(full.WallNs + reg.WallNs)
+			for _, e := range extra {
+				if e.Op != OpFloorOnline {
+					c += time.Duration(e.WallNs)
+				}
+			}
 			if w == 0 {
 				si.WireCheck = checkWire(&si, tr)
 			}
@@ -136,6 +145,9 @@ func Compare(cfg Config) (*Results, error) {
 			costs[i] = seen[len(seen)/2]
 		}
 		si.CalibrationNs = int64(costs[i])
+		if f := m.floors[info.Name]; f != nil {
+			si.FloorOps = f.Ops
+		}
 		res.Schemes = append(res.Schemes, si)
 	}
 	if !slices.Contains(failed, false) {
@@ -191,9 +203,9 @@ func Compare(cfg Config) (*Results, error) {
 			}
 			s := cfg.Schemes[i]
 			reg, full, _, err := m.exchange(s, s.Info())
-			var online *Sample
+			var extra []*Sample
 			if err == nil {
-				online, err = m.online(s, s.Info())
+				extra, err = m.extras(s, s.Info())
 			}
 			if err != nil {
 				// A scheme that fails is reported, not measured further.
@@ -201,7 +213,7 @@ func Compare(cfg Config) (*Results, error) {
 				failed[i] = true
 				continue
 			}
-			for _, smp := range []*Sample{reg, full, online} {
+			for _, smp := range append([]*Sample{reg, full}, extra...) {
 				if smp == nil || smp.Op == "" {
 					continue
 				}
@@ -209,8 +221,10 @@ func Compare(cfg Config) (*Results, error) {
 				res.Samples = append(res.Samples, *smp)
 			}
 			cost := time.Duration(reg.WallNs + full.WallNs)
-			if online != nil {
-				cost += time.Duration(online.WallNs)
+			for _, e := range extra {
+				if e.Op != OpFloorOnline { // timed inside OpFloor
+					cost += time.Duration(e.WallNs)
+				}
 			}
 			perScheme[i] = append(perScheme[i], cost)
 			iters[i]++

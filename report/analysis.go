@@ -69,6 +69,7 @@ type Run struct {
 	Results *bench.Results
 	Rows    []Row // sorted by median wall time
 	Pairs   []Pair
+	Limits  []Limit // exchange vs primitive limit, per scheme
 }
 
 // Across compares one scheme (or benchmark) of a later run with the same
@@ -165,6 +166,7 @@ func analyzeRun(label string, r *bench.Results) Run {
 		return a.Wall.Median < b.Wall.Median
 	})
 	run.Pairs = compare(r)
+	run.Limits = Limits(r)
 	return run
 }
 

@@ -61,6 +61,12 @@ figure { margin: 1.5em 0; }
 {{range .Rows}}{{if .Err}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td colspan="11" class="l">{{.Err}}</td></tr>
 {{else}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td>{{.Wall.N}}</td><td>{{ns .Wall.Median}}</td><td>{{ns .Wall.IQR}}</td><td>{{pct .Wall.CV}}</td><td>[{{ns .Wall.MedianCI.Low}}, {{ns .Wall.MedianCI.High}}] ({{pct .Wall.MedianCI.Level}})</td><td>{{with .CPU}}{{ns .Median}}{{else}}–{{end}}</td>{{if .HeapMeasured}}<td>{{num .Allocs}}</td><td>{{bytes .Bytes}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td>{{if .Size}}{{.Size}} / {{.StudySize}}{{else}}–{{end}}</td><td>{{with .Energy}}{{num .Median}} [{{num .MedianCI.Low}}, {{num .MedianCI.High}}]{{else}}not measured{{end}}</td><td class="l">{{.WireCheck}}</td></tr>
 {{end}}{{end}}</table>
+{{with .Limits}}<h3>Primitive limit</h3>
+<p class="note">Each exchange against the operations any implementation of the scheme has to perform (group operations, exponentiations, KEM calls, and for a full exchange the password processing), timed right after it in the same interleaved run. The ratio is the median of the paired ratios exchange / floor, with the 95% CI of that median; what exceeds 1 is everything else (encodings, hashes, key schedule, allocation).</p>
+<table class="limits">
+<tr><th class="l">scheme</th><th class="l">op</th><th>n</th><th>exchange median</th><th>floor median</th><th>ratio</th><th>95% CI of ratio</th><th class="l">unavoidable operations</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}} / {{.FloorOp}}</td>{{if .Err}}<td colspan="5" class="l">{{.Err}}</td>{{else}}<td>{{.Ratio.N}}</td><td>{{ns .Exchange}}</td><td>{{ns .Floor}}</td><td>{{printf "%.2f" .Ratio.Median}}</td><td>[{{printf "%.2f" .Ratio.MedianCI.Low}}, {{printf "%.2f" .Ratio.MedianCI.High}}]</td>{{end}}<td class="l">{{.Ops}}</td></tr>
+{{end}}</table>{{end}}
 <h3>Outliers (10 × mean: dropped from the statistics; Tukey fences: counted only)</h3>
 <table class="outliers">
 <tr><th class="l">scheme</th><th class="l">op</th><th>n kept</th><th>dropped: &gt; 10 × mean (seed S0 rule)</th><th>Tukey 1.5 IQR</th><th>Tukey 3 IQR</th></tr>

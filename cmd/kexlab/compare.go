@@ -162,7 +162,7 @@ func printTable(w io.Writer, r *bench.Results) error {
 	}
 	var rows []row
 	for _, si := range r.Schemes {
-		for _, op := range []string{bench.OpFull, bench.OpOnline, bench.OpRegister} {
+		for _, op := range []string{bench.OpFull, bench.OpOnline, bench.OpRegister, bench.OpFloor, bench.OpFloorOnline} {
 			xs := report.Kept(r.Values(si.Name, op, bench.Wall))
 			if len(xs) == 0 {
 				continue
@@ -173,7 +173,7 @@ func printTable(w io.Writer, r *bench.Results) error {
 				continue
 			}
 			bytes := "-"
-			if op != bench.OpRegister {
+			if op == bench.OpFull || op == bench.OpOnline {
 				bytes = fmt.Sprintf("%d / %d", si.Size, si.StudySize)
 			}
 			cpu := "-"
@@ -196,12 +196,35 @@ func printTable(w io.Writer, r *bench.Results) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := printLimits(w, r); err != nil {
+		return err
+	}
 	if r.Energy.Measured {
 		fmt.Fprintf(w, "energy: measured (%s: %s)\n", r.Energy.Meter, strings.Join(r.Energy.Domains, ", "))
 	} else {
 		fmt.Fprintf(w, "energy: not measured: %s\n", r.Energy.Reason)
 	}
 	return nil
+}
+
+// printLimits prints each scheme's ratio to its primitive limit.
+func printLimits(w io.Writer, r *bench.Results) error {
+	ls := report.Limits(r)
+	if len(ls) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nprimitive limit: exchange / unavoidable operations timed right after it (median of paired ratios, 95% CI)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCHEME\tOP / FLOOR\tN\tEXCHANGE\tFLOOR\tRATIO\t95% CI")
+	for _, l := range ls {
+		if l.Err != "" {
+			fmt.Fprintf(tw, "%s\t%s / %s\t-\t%s\n", l.Scheme, l.Op, l.FloorOp, l.Err)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s / %s\t%d\t%s\t%s\t%.2f\t[%.2f, %.2f]\n", l.Scheme, l.Op, l.FloorOp, l.Ratio.N,
+			dur(l.Exchange), dur(l.Floor), l.Ratio.Median, l.Ratio.MedianCI.Low, l.Ratio.MedianCI.High)
+	}
+	return tw.Flush()
 }
 
 // dur formats nanoseconds with three significant digits.

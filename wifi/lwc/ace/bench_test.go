@@ -1,0 +1,98 @@
+package ace
+
+import (
+	"strconv"
+	"testing"
+)
+
+var benchSizes = []int{16, 64, 1024, 8192}
+
+// BenchmarkPermute measures one ACE permutation call (16 steps), the
+// unavoidable primitive cost: Seal of n bytes costs ceil((n+1)/8) + 5 calls
+// without associated data (3 to initialize, 2 to finalize).
+func BenchmarkPermute(b *testing.B) {
+	var s [StateSize]byte
+	b.SetBytes(Rate)
+	for b.Loop() {
+		Permute(&s)
+	}
+}
+
+// BenchmarkUnavoidable runs, per size, only the permutation calls that
+// Seal of that many bytes without associated data needs, n/8 + 1 + 5: the
+// floor against which BenchmarkSeal and BenchmarkOpen are compared.
+func BenchmarkUnavoidable(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			var s state
+			calls := n/Rate + 1 + 5
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				for range calls {
+					s.permute()
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSeal(b *testing.B) {
+	a, _ := New(make([]byte, KeySize))
+	nonce := make([]byte, NonceSize)
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			pt := make([]byte, n)
+			out := make([]byte, 0, n+TagSize)
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				out = a.Seal(out[:0], nonce, pt, nil)
+			}
+		})
+	}
+}
+
+func BenchmarkOpen(b *testing.B) {
+	a, _ := New(make([]byte, KeySize))
+	nonce := make([]byte, NonceSize)
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			ct := a.Seal(nil, nonce, make([]byte, n), nil)
+			out := make([]byte, 0, n)
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				var err error
+				if out, err = a.Open(out[:0], nonce, ct, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSum256(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			msg := make([]byte, n)
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				Sum256(msg)
+			}
+		})
+	}
+}
+
+func BenchmarkHashWrite(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			msg := make([]byte, n)
+			h := New256()
+			out := make([]byte, 0, Size)
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				h.Reset()
+				h.Write(msg)
+				out = h.Sum(out[:0])
+			}
+		})
+	}
+}

@@ -48,6 +48,17 @@ report: build
 bench:
 	$(GO) test -run '^$$' -bench . -count 5 ./internal/group/ ./pake/...
 
+# make wifi: the talk's table (every KDF/MIC on several links, after SAE)
+# and the instruction counts of the KDF and MIC shapes (valgrind callgrind).
+.PHONY: wifi callgrind
+wifi: build
+	@mkdir -p $(OUT)
+	bin/kexlab wifi table -json $(OUT)/wifi.json -results $(OUT)/wifi-results.json
+
+callgrind: build
+	@command -v valgrind >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+	scripts/callgrind.sh
+
 clean:
 	rm -rf bin $(OUT)
 

@@ -5,6 +5,8 @@
 //	kexlab vectors [-v]      run every known-answer test compiled into the binary
 //	kexlab compare [flags]   measure every scheme; write results and report.html
 //	kexlab report FILE...    re-render report.html from results.json / JMH / Jetpack files
+//	kexlab wifi handshake    4-way handshakes with one KDF/MIC and the timing model
+//	kexlab wifi table        every KDF/MIC (standard and lightweight) on several links
 package main
 
 import (
@@ -30,6 +32,8 @@ commands:
   compare   measure every scheme (time, CPU, allocations, bytes, energy) and write
             results.json, results.csv, bench.txt and report.html
   report    re-render report.html from results.json, JMH or Jetpack JSON files
+  wifi      802.11 4-way handshakes with standard or lightweight KDF/MIC:
+            'wifi handshake' (one KDF/MIC, one link), 'wifi table' (all of them)
   help      show this text
 
 Run 'kexlab <command> -h' for a command's flags.
@@ -57,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdCompare(args[1:], stdout, stderr)
 	case "report":
 		err = cmdReport(args[1:], stdout, stderr)
+	case "wifi":
+		err = cmdWifi(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

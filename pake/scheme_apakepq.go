@@ -90,3 +90,14 @@ func (apakepqScheme) PrepareServer(c Credentials, record []byte) (PartyFactory, 
 	sid := apakepqSession(c)
 	return func(rand io.Reader) (Party, error) { return apakepq.NewServer(rand, r, sid) }, nil
 }
+
+// Floor returns apakepq.Unavoidable with the scheme's PBKDF2 iteration
+// count (pake.Floorer): the client re-derives its secrets, the server uses
+// the record.
+func (s apakepqScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := apakepq.Unavoidable(rand, s.iterations)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -80,3 +80,13 @@ func (cpaceScheme) NewServer(rand io.Reader, c Credentials, _ []byte) (Party, er
 }
 
 func (cpaceScheme) KnownAnswerTests() []KnownAnswer { return cpace.KnownAnswerTests() }
+
+// Floor returns cpace.Unavoidable (pake.Floorer); CPace has no password
+// processing beyond its generator, so Password is nil.
+func (cpaceScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := cpace.Unavoidable(rand)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -156,3 +156,23 @@ func (s saeScheme) NewServer(rand io.Reader, c Credentials, _ []byte) (Party, er
 }
 
 func (saeScheme) KnownAnswerTests() []KnownAnswer { return sae.KnownAnswerTests() }
+
+// Floor returns dragonfly.Unavoidable with the scheme's hunting-and-pecking
+// options (pake.Floorer).
+func (s dragonflyScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := dragonfly.Unavoidable(rand, &s.opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}
+
+// Floor returns sae.Unavoidable with the scheme's PWE derivation
+// (pake.Floorer).
+func (s saeScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := sae.Unavoidable(rand, s.opts.HuntAndPeck, &sae.Options{InsecureEarlyExit: s.opts.InsecureEarlyExit})
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

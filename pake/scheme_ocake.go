@@ -88,3 +88,13 @@ func (s ocakeScheme) PrepareServer(c Credentials, _ []byte) (PartyFactory, error
 	}
 	return func(rand io.Reader) (Party, error) { return ocake.NewResponder(rand, k, sid) }, nil
 }
+
+// Floor returns ocake.Unavoidable with the scheme's PBKDF2 iteration count
+// (pake.Floorer).
+func (s ocakeScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := ocake.Unavoidable(rand, s.iterations)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -115,3 +115,13 @@ func (s oekeScheme) PrepareServer(c Credentials, _ []byte) (PartyFactory, error)
 	}
 	return func(rand io.Reader) (Party, error) { return oeke.NewServer(rand, s.params, k, sid) }, nil
 }
+
+// Floor returns oeke.Unavoidable with the scheme's suite and PBKDF2
+// iteration count (pake.Floorer).
+func (s oekeScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := oeke.Unavoidable(rand, s.params, s.iterations)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -95,3 +95,13 @@ func (opaqueScheme) NewServer(rand io.Reader, c Credentials, record []byte) (Par
 }
 
 func (opaqueScheme) KnownAnswerTests() []KnownAnswer { return opaque.KnownAnswerTests() }
+
+// Floor returns opaque.Unavoidable with the KSF of the scheme's
+// configuration (pake.Floorer): the client stretches at every login.
+func (opaqueScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := opaque.Unavoidable(rand, opaqueConfig(Credentials{}).KSF)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -153,3 +153,13 @@ func (s paceScheme) PrepareServer(c Credentials, _ []byte) (PartyFactory, error)
 func (s paceScheme) KnownAnswerTests() []KnownAnswer {
 	return pace.MappingKnownAnswerTests(s.opts.Mapping)
 }
+
+// Floor returns pace.Unavoidable with the scheme's mapping and PBKDF2
+// iteration count (pake.Floorer).
+func (s paceScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := pace.Unavoidable(rand, s.opts.Mapping, s.opts.Iterations)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

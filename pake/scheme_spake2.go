@@ -98,3 +98,12 @@ func (s spake2Scheme) PrepareServer(c Credentials, _ []byte) (PartyFactory, erro
 }
 
 func (spake2Scheme) KnownAnswerTests() []KnownAnswer { return spake2.KnownAnswerTests() }
+
+// Floor returns spake2.Unavoidable with the scheme's MHF (pake.Floorer).
+func (s spake2Scheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := spake2.Unavoidable(rand, s.mhf)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -102,3 +102,13 @@ func (spake2plusScheme) PrepareServer(c Credentials, record []byte) (PartyFactor
 }
 
 func (spake2plusScheme) KnownAnswerTests() []KnownAnswer { return spake2plus.KnownAnswerTests() }
+
+// Floor returns spake2plus.Unavoidable (pake.Floorer): the client stretches
+// its password with the registered scrypt, the server uses its record.
+func (spake2plusScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := spake2plus.Unavoidable(rand)
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -64,3 +64,13 @@ func (srpScheme) NewServer(rand io.Reader, c Credentials, record []byte) (Party,
 }
 
 func (srpScheme) KnownAnswerTests() []KnownAnswer { return srp.KnownAnswerTests() }
+
+// Floor returns srp.Unavoidable for the registered parameters
+// (pake.Floorer); SRP's x is a plain hash, so Password is nil.
+func (srpScheme) Floor(rand io.Reader) (*Floor, error) {
+	f, err := srp.Unavoidable(rand, srp.DefaultParams())
+	if err != nil {
+		return nil, err
+	}
+	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/kexlab/kexlab/bench"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,8 +32,16 @@ func TestCompareAndReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Samples) != 4 || res.Label != "test box" || res.Settings.Seed != 7 {
-		t.Errorf("results: %d samples, label %q, seed %d", len(res.Samples), res.Label, res.Settings.Seed)
+	ops := map[string]int{}
+	for _, s := range res.Samples {
+		ops[s.Op]++
+	}
+	// CPace has no password stretching: a full exchange and its floor.
+	if len(res.Samples) != 8 || ops[bench.OpFull] != 4 || ops[bench.OpFloor] != 4 || res.Label != "test box" || res.Settings.Seed != 7 {
+		t.Errorf("results: samples per op %v, label %q, seed %d", ops, res.Label, res.Settings.Seed)
+	}
+	if !strings.Contains(out, "primitive limit") {
+		t.Errorf("no primitive limit table:\n%s", out)
 	}
 	if si, _ := res.Scheme("cpace"); si.WireCheck != "ok" {
 		t.Errorf("cpace wire check %q", si.WireCheck)

@@ -3,8 +3,6 @@ package cpace
 import (
 	"crypto/rand"
 	"testing"
-
-	"github.com/kexlab/kexlab/internal/group"
 )
 
 var benchInputs = Inputs{
@@ -77,29 +75,16 @@ func BenchmarkResponder(b *testing.B) {
 	}
 }
 
-// BenchmarkUnavoidable is the primitive floor of a full run: for each of
-// the two parties one encode_to_curve (the generator), one scalar
-// multiplication y*g, one decoding of the peer's point and one scalar
-// multiplication y*Y_peer. Compare with BenchmarkFullRun.
+// BenchmarkUnavoidable is Unavoidable's Online, the primitive floor of a
+// full run. Compare with BenchmarkFullRun.
 func BenchmarkUnavoidable(b *testing.B) {
-	gs := generatorString([]byte(DSI), benchInputs.PRS, benchInputs.CI, nil, hashBlockSize)
-	y, err := group.RandomScalar(rand.Reader)
+	f, err := Unavoidable(rand.Reader)
 	if err != nil {
 		b.Fatal(err)
 	}
-	peer := peerMessage(b)[:ElementSize]
 	for b.Loop() {
-		for range 2 {
-			g, err := group.EncodeToCurve(gs, []byte(dst))
-			if err != nil {
-				b.Fatal(err)
-			}
-			group.NewPoint().ScalarMult(y, g)
-			p, err := group.NewPoint().SetBytes(peer)
-			if err != nil {
-				b.Fatal(err)
-			}
-			group.NewPoint().ScalarMult(y, p)
+		if err := f.Online(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -106,33 +106,32 @@ func BenchmarkResponder(b *testing.B) {
 	}
 }
 
-// unavoidableParty is one party's primitive floor: deriving PE (constant-time
-// hunting and pecking) and three variable-base scalar multiplications
-// (mask·PE, peer-scalar·PE and private·(...)).
-func unavoidableParty(b *testing.B, s *group.Scalar) {
-	pe, err := PasswordElement(testPassword, aliceID, bobID, nil)
+// benchFloor returns Unavoidable's Online and Password together: the
+// primitive floor of an exchange whose peers start from the password.
+func benchFloor(b *testing.B) func() {
+	f, err := Unavoidable(rand.Reader, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	q := group.NewPoint().ScalarMult(s, pe)
-	q.ScalarMult(s, pe)
-	q.ScalarMult(s, q)
+	return func() {
+		if err := f.Password(); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Online(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
-// BenchmarkUnavoidable measures the primitive floor of an exchange.
-// "full-run" is both parties, to compare with BenchmarkFullRun; "per-party"
-// is one, to compare with BenchmarkInitiator and BenchmarkResponder.
+// BenchmarkUnavoidable measures the primitive floor of an exchange, both
+// peers, to compare with BenchmarkFullRun; "scalar-mult" is one
+// variable-base multiplication, for the breakdown.
 func BenchmarkUnavoidable(b *testing.B) {
 	s, _ := group.RandomScalar(rand.Reader)
 	b.Run("full-run", func(b *testing.B) {
+		floor := benchFloor(b)
 		for b.Loop() {
-			unavoidableParty(b, s)
-			unavoidableParty(b, s)
-		}
-	})
-	b.Run("per-party", func(b *testing.B) {
-		for b.Loop() {
-			unavoidableParty(b, s)
+			floor()
 		}
 	})
 	b.Run("scalar-mult", func(b *testing.B) {
@@ -149,7 +148,7 @@ func BenchmarkUnavoidable(b *testing.B) {
 // reports the median of each and full/unavoidable.
 func BenchmarkRatio(b *testing.B) {
 	defer meter.LockThread()()
-	s, _ := group.RandomScalar(rand.Reader)
+	floorRun := benchFloor(b)
 	var full, floor, fullWall, floorWall []time.Duration
 	for i := 0; b.Loop(); i++ {
 		for j := 0; j < 2; j++ {
@@ -158,8 +157,7 @@ func BenchmarkRatio(b *testing.B) {
 				fullRun(b)
 				full, fullWall = append(full, meter.ThreadCPUOrWall()-t), append(fullWall, time.Since(w))
 			} else {
-				unavoidableParty(b, s)
-				unavoidableParty(b, s)
+				floorRun()
 				floor, floorWall = append(floor, meter.ThreadCPUOrWall()-t), append(floorWall, time.Since(w))
 			}
 		}

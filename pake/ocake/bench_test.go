@@ -86,31 +86,25 @@ func BenchmarkResponder(b *testing.B) {
 	}
 }
 
-// BenchmarkUnavoidable is the primitive floor of one exchange: two PBKDF2
-// calls (one per side), ML-KEM-512 KeyGen, Encaps (with the key check) and
-// Decaps, and one AES-128-CBC encryption and decryption of the padded key.
-// The ratio BenchmarkFullRun / BenchmarkUnavoidable is the protocol's
-// overhead (hashing, copies, allocation).
+// BenchmarkUnavoidable is the primitive floor of one exchange,
+// Unavoidable's Password and Online at the benchmark's iteration count (the
+// full run derives both keys too). The ratio BenchmarkFullRun /
+// BenchmarkUnavoidable is the protocol's overhead (hashing, copies,
+// allocation).
 func BenchmarkUnavoidable(b *testing.B) {
 	for _, it := range benchIterations {
 		b.Run(benchName(it), func(b *testing.B) {
-			var seed [keySeedSize]byte
-			var m [encapsSeedSize]byte
-			iv := make([]byte, ivSize)
+			f, err := Unavoidable(rand.Reader, it)
+			if err != nil {
+				b.Fatal(err)
+			}
 			for b.Loop() {
-				pA, _ := DeriveKey([]byte("pw"), testSession.ClientID, testSession.ServerID, it)
-				pB, _ := DeriveKey([]byte("pw"), testSession.ClientID, testSession.ServerID, it)
-				rand.Read(seed[:])
-				rand.Read(m[:])
-				rand.Read(iv)
-				ek, dk, _ := keyFromSeed(seed[:])
-				apk := encryptPublicKey(pA[:encKeySize], iv, packEncapsulationKey(ek))
-				ek2, ok := decryptPublicKey(pB[:encKeySize], apk)
-				if !ok {
-					b.Fatal("decrypt")
+				if err := f.Password(); err != nil {
+					b.Fatal(err)
 				}
-				c, _, _ := encapsulate(ek2, m[:])
-				decapsulate(dk, c)
+				if err := f.Online(); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -1,9 +1,7 @@
 package oeke
 
 import (
-	"crypto/pbkdf2"
 	"crypto/rand"
-	"crypto/sha256"
 	"fmt"
 	"slices"
 	"testing"
@@ -133,6 +131,8 @@ func BenchmarkServer(b *testing.B) {
 	})
 }
 
+// BenchmarkUnavoidable is Unavoidable's floor: Online, and Password in
+// the mode that derives the key in each party.
 func BenchmarkUnavoidable(b *testing.B) {
 	benchSuites(b, func(b *testing.B, p *Params, iterations int) {
 		floor := unavoidable(b, p, iterations)
@@ -144,19 +144,16 @@ func BenchmarkUnavoidable(b *testing.B) {
 
 // unavoidable returns a function doing BenchmarkUnavoidable's work once.
 func unavoidable(b *testing.B, p *Params, iterations int) func() {
-	x, err := p.group.secret(rand.Reader)
+	f, err := Unavoidable(rand.Reader, p, iterations)
 	if err != nil {
 		b.Fatal(err)
 	}
-	peer := p.group.public(x)
-	salt := p.Salt(testSession)
 	return func() {
-		for range 2 {
-			if iterations != 0 {
-				pbkdf2.Key(sha256.New, "pw", salt, iterations, PasswordKeySize)
-			}
-			p.group.public(x)
-			if _, err := p.group.shared(x, peer); err != nil {
+		if err := f.Online(); err != nil {
+			b.Fatal(err)
+		}
+		if iterations != 0 {
+			if err := f.Password(); err != nil {
 				b.Fatal(err)
 			}
 		}

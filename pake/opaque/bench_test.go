@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/kexlab/kexlab/bench/meter"
-	"github.com/kexlab/kexlab/internal/group"
-	"github.com/kexlab/kexlab/internal/oprf"
 )
 
 // The benchmarks use identities (as the uniform interface does) and the
@@ -162,68 +160,20 @@ func BenchmarkServer(b *testing.B) {
 	})
 }
 
-// BenchmarkUnavoidable times the group operations a login cannot do
-// without, on internal/group, for the ratio FullRun / Unavoidable.
-//
-// Client: HashToGroup(password); blind·P, keyshare x·G (each serialized);
-// decoding evaluated_message, server_public_keyshare and server_public_key;
-// blind^-1 and blind^-1·Z (in oprf.Finalize, with its hash of under 100
-// bytes); the three DH products (serialized).
-// Server: decoding blinded_message, client_public_keyshare and the
-// record's client_public_key; oprf_key·B, keyshare y·G and the three DH
-// products (each serialized).
+// BenchmarkUnavoidable times Unavoidable's Online, the group operations a
+// login cannot do without, for the ratio FullRun / Unavoidable.
 func BenchmarkUnavoidable(b *testing.B) {
-	s := make([]*group.Scalar, 4)
-	for i := range s {
-		s[i], _ = group.RandomScalar(rand.Reader)
+	f, err := Unavoidable(rand.Reader, Identity)
+	if err != nil {
+		b.Fatal(err)
 	}
-	p := group.NewGenerator().ScalarBaseMult(s[3])
-	enc := p.BytesCompressed()
-	decode := func() *group.Point {
-		q, err := group.NewPoint().SetBytes(enc)
-		if err != nil {
+	floorRun := func() {
+		if err := f.Online(); err != nil {
 			b.Fatal(err)
 		}
-		return q
 	}
-	client := func() {
-		h, err := group.HashToCurve(pw, []byte("HashToGroup-OPRFV1-\x00-P256-SHA256"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		group.NewPoint().ScalarMult(s[0], h).BytesCompressed()
-		group.NewPoint().ScalarBaseMult(s[1]).BytesCompressed()
-		z, ks, spk := decode(), decode(), decode()
-		if _, err := oprf.Finalize(pw, s[0], z); err != nil { // blind^-1·Z and a hash
-			b.Fatal(err)
-		}
-		group.NewPoint().ScalarMult(s[1], ks).BytesCompressed()
-		group.NewPoint().ScalarMult(s[1], spk).BytesCompressed()
-		group.NewPoint().ScalarMult(s[2], ks).BytesCompressed()
-	}
-	server := func() {
-		bl, ks, cpk := decode(), decode(), decode()
-		group.NewPoint().ScalarMult(s[0], bl).BytesCompressed()
-		group.NewPoint().ScalarBaseMult(s[1]).BytesCompressed()
-		group.NewPoint().ScalarMult(s[1], ks).BytesCompressed()
-		group.NewPoint().ScalarMult(s[2], ks).BytesCompressed()
-		group.NewPoint().ScalarMult(s[1], cpk).BytesCompressed()
-	}
-	b.Run("client", func(b *testing.B) {
-		loop(b, func() {
-			client()
-		})
-	})
-	b.Run("server", func(b *testing.B) {
-		loop(b, func() {
-			server()
-		})
-	})
 	b.Run("total", func(b *testing.B) {
-		loop(b, func() {
-			client()
-			server()
-		})
+		loop(b, floorRun)
 	})
 	// ratio alternates a full login (identity KSF) with the unavoidable
 	// operations and reports the ratio of the CPU time of the benchmark's
@@ -238,8 +188,7 @@ func BenchmarkUnavoidable(b *testing.B) {
 			t0 := meter.ThreadCPUOrWall()
 			fullRun(b, fx)
 			t1 := meter.ThreadCPUOrWall()
-			client()
-			server()
+			floorRun()
 			full, floor = full+t1-t0, floor+meter.ThreadCPUOrWall()-t1
 		}
 		b.ReportMetric(float64(full.Nanoseconds())/float64(b.N), "full-cpu-ns/op")

@@ -1,7 +1,6 @@
 package pace
 
 import (
-	"crypto/aes"
 	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
@@ -10,10 +9,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/kexlab/kexlab/internal/cmac"
-	"github.com/kexlab/kexlab/internal/group"
-	"github.com/kexlab/kexlab/pake/pace/internal/suite"
 )
 
 // The benchmarks run the default suite's curve, P-256, in two variants:
@@ -140,78 +135,38 @@ func BenchmarkTerminal(b *testing.B) { benchParty(b, false) }
 // BenchmarkChip is the chip's share of a run.
 func BenchmarkChip(b *testing.B) { benchParty(b, true) }
 
-// BenchmarkUnavoidable is the primitive floor of a full run, measured in
-// the same run as BenchmarkFullRun: for each of the two parties, what any
-// implementation of the protocol must compute, with the same primitives
-// (nistec, crypto/aes, crypto/sha1, cmac, PBKDF2):
-//
-//   - the password key (pbkdf2 variant only) and one AES block (z);
-//   - GM: two random scalars; two fixed-base multiplications (PK_Map and
-//     s·G); three variable-base multiplications (H, PK, K); one point
-//     addition; two point encodings (the points sent) and two decodings
-//     (the points received);
-//   - IM: one random scalar and t; R (seven AES key schedules and
-//     blocks), the reduction mod p and f_G (its two field exponentiations
-//     on bigmod), decoding G'; two variable-base multiplications (PK, K);
-//     one encoding and one decoding;
-//   - KDF(K, 1), KDF(K, 2) and two truncated CMACs (the tokens).
+// BenchmarkUnavoidable is the primitive floor of a full run (Unavoidable:
+// Online, and Password in the pbkdf2 variant), measured in the same run as
+// BenchmarkFullRun.
 func BenchmarkUnavoidable(b *testing.B) {
 	for _, m := range mappings {
 		for _, v := range variants {
 			b.Run(m.String()+"/"+v.name, func(b *testing.B) {
-				msgs := recorded(b, benchConfig(m, v))
+				floor := unavoidable(b, m, v)
 				for b.Loop() {
-					unavoidable(b, m, v, msgs[3])
+					floor()
 				}
 			})
 		}
 	}
 }
 
-// unavoidable computes the primitive floor of one run (see
-// BenchmarkUnavoidable). peerPK is a valid P-256 point standing for each
-// point a party receives.
-func unavoidable(b *testing.B, m Mapping, v variant, peerPK []byte) {
-	s := make([]byte, NonceSize)
-	t := make([]byte, NonceSize)
-	for range 2 {
-		kpi, err := v.key(benchPassword)
-		if err != nil {
+// unavoidable returns a function computing the primitive floor of one run
+// in variant v (see BenchmarkUnavoidable).
+func unavoidable(b *testing.B, m Mapping, v variant) func() {
+	f, err := Unavoidable(rand.Reader, m, DefaultIterations)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		if err := f.Online(); err != nil {
 			b.Fatal(err)
 		}
-		blk, _ := aes.NewCipher(kpi)
-		blk.Encrypt(s, s)
-		var gen *group.Point
-		if m == GenericMapping {
-			skMap, _ := group.RandomScalar(rand.Reader)
-			group.NewPoint().ScalarBaseMult(skMap).Bytes()
-			q, err := group.NewPoint().SetBytes(peerPK)
-			if err != nil {
+		if v.name == "pbkdf2" {
+			if err := f.Password(); err != nil {
 				b.Fatal(err)
 			}
-			h := group.NewPoint().ScalarMult(skMap, q)
-			gen = group.NewPoint().Add(group.NewPoint().ScalarBaseMult(group.NewScalar().SetReducedBytes(s)), h)
-		} else {
-			io.ReadFull(rand.Reader, t)
-			x, _ := suite.PseudoRandom(s, t)
-			enc, _ := suite.P256.Encode(suite.P256.Reduce(x))
-			g, err := group.NewPoint().SetBytes(enc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			gen = g
 		}
-		sk, _ := group.RandomScalar(rand.Reader)
-		group.NewPoint().ScalarMult(sk, gen).Bytes()
-		q, err := group.NewPoint().SetBytes(peerPK)
-		if err != nil {
-			b.Fatal(err)
-		}
-		k, _ := group.NewPoint().ScalarMult(sk, q).BytesX()
-		kMac := suite.KDF(k, suite.CounterMAC)
-		suite.KDF(k, suite.CounterEnc)
-		cmac.Sum(kMac, suite.PublicKeyDO(oidGM, peerPK))
-		cmac.Sum(kMac, suite.PublicKeyDO(oidGM, peerPK))
 	}
 }
 
@@ -224,13 +179,13 @@ func BenchmarkRatio(b *testing.B) {
 		for _, v := range variants {
 			b.Run(m.String()+"/"+v.name, func(b *testing.B) {
 				cfg := benchConfig(m, v)
-				msgs := recorded(b, cfg)
+				floorRun := unavoidable(b, m, v)
 				var full, floor []time.Duration
 				for b.Loop() {
 					t0 := time.Now()
 					fullRun(b, cfg)
 					t1 := time.Now()
-					unavoidable(b, m, v, msgs[3])
+					floorRun()
 					full = append(full, t1.Sub(t0))
 					floor = append(floor, time.Since(t1))
 				}

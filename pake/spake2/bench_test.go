@@ -133,38 +133,24 @@ func BenchmarkStep(b *testing.B) {
 	})
 }
 
-// unavoidable performs one party's unavoidable group operations: the share
-// s*P + w*T (1 ScalarBaseMult, 1 TableMult, 1 Add) and K = s*(peer - w*U)
-// (1 TableMult, 1 ScalarMult; the Add of the negated mask is counted as
-// overhead).
-func unavoidable(s, w *group.Scalar, t, u *group.Table, peer *group.Point) *group.Point {
-	sp := group.NewPoint().ScalarBaseMult(s)
-	wt := group.NewPoint().TableMult(w, t)
-	sp.Add(sp, wt)
-	wu := group.NewPoint().TableMult(w, u)
-	return wu.ScalarMult(s, peer)
+// benchFloor returns Unavoidable's Online: both parties' group operations.
+func benchFloor(b *testing.B) func() error {
+	f, err := Unavoidable(rand.Reader, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f.Online
 }
 
-// BenchmarkUnavoidable is the primitive floor: PerParty is one party's
-// unavoidable operations, FullRun both parties' (compare with
-// BenchmarkPartyA/B and BenchmarkFullRun).
+// BenchmarkUnavoidable is the primitive floor of one exchange (both
+// parties, w given), to compare with BenchmarkFullRun.
 func BenchmarkUnavoidable(b *testing.B) {
-	s, _ := group.RandomScalar(rand.Reader)
-	w, _ := group.RandomScalar(rand.Reader)
-	r, _ := group.RandomScalar(rand.Reader)
-	peer := group.NewPoint().ScalarBaseMult(r)
-	c := bases()
-	b.Run("PerParty", func(b *testing.B) {
-		for b.Loop() {
-			unavoidable(s, w, c.m, c.n, peer)
+	floor := benchFloor(b)
+	for b.Loop() {
+		if err := floor(); err != nil {
+			b.Fatal(err)
 		}
-	})
-	b.Run("FullRun", func(b *testing.B) {
-		for b.Loop() {
-			unavoidable(s, w, c.m, c.n, peer)
-			unavoidable(s, w, c.n, c.m, peer)
-		}
-	})
+	}
 }
 
 // BenchmarkOverhead interleaves a full run and the unavoidable operations
@@ -172,11 +158,7 @@ func BenchmarkUnavoidable(b *testing.B) {
 // meaningful on a machine whose load changes during the benchmark.
 func BenchmarkOverhead(b *testing.B) {
 	w := benchW(b)
-	s, _ := group.RandomScalar(rand.Reader)
-	ws, _ := group.RandomScalar(rand.Reader)
-	r, _ := group.RandomScalar(rand.Reader)
-	peer := group.NewPoint().ScalarBaseMult(r)
-	c := bases()
+	floorRun := benchFloor(b)
 	var full, floor time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -186,8 +168,9 @@ func BenchmarkOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		unavoidable(s, ws, c.m, c.n, peer)
-		unavoidable(s, ws, c.n, c.m, peer)
+		if err := floorRun(); err != nil {
+			b.Fatal(err)
+		}
 		full += t1.Sub(t0)
 		floor += time.Since(t1)
 	}

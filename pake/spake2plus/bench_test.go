@@ -3,8 +3,6 @@ package spake2plus
 import (
 	"crypto/rand"
 	"testing"
-
-	"github.com/kexlab/kexlab/internal/group"
 )
 
 // BenchmarkFullRun is one whole exchange through the typed API, w0 and w1
@@ -49,53 +47,18 @@ func BenchmarkVerifier(b *testing.B) {
 	}
 }
 
-// BenchmarkUnavoidable measures the group operations SPAKE2+ cannot do
-// without, the floor for BenchmarkFullRun ("both"):
-//
-//	prover:   x*P + w0*M (ScalarBaseMult, TableMult, Add), w0*N (TableMult),
-//	          x*T and w1*T (2 ScalarMult)
-//	verifier: y*P + w0*N (ScalarBaseMult, TableMult, Add), w0*M (TableMult),
-//	          y*T and y*L (2 ScalarMult)
+// BenchmarkUnavoidable measures Unavoidable's Online, the group operations
+// SPAKE2+ cannot do without: the floor for BenchmarkFullRun.
 func BenchmarkUnavoidable(b *testing.B) {
-	c := suiteConstants()
-	scalar := func() *group.Scalar {
-		s, err := group.RandomScalar(rand.Reader)
-		if err != nil {
+	f, err := Unavoidable(rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := f.Online(); err != nil {
 			b.Fatal(err)
 		}
-		return s
 	}
-	x, y, w0, w1 := scalar(), scalar(), scalar(), scalar()
-	q := group.NewPoint().ScalarBaseMult(scalar())
-	r := group.NewPoint()
-	prover := func() {
-		r.Add(r.ScalarBaseMult(x), group.NewPoint().TableMult(w0, c.mTable))
-		r.TableMult(w0, c.nTable)
-		r.ScalarMult(x, q)
-		r.ScalarMult(w1, q)
-	}
-	verifier := func() {
-		r.Add(r.ScalarBaseMult(y), group.NewPoint().TableMult(w0, c.nTable))
-		r.TableMult(w0, c.mTable)
-		r.ScalarMult(y, q)
-		r.ScalarMult(y, q)
-	}
-	b.Run("prover", func(b *testing.B) {
-		for b.Loop() {
-			prover()
-		}
-	})
-	b.Run("verifier", func(b *testing.B) {
-		for b.Loop() {
-			verifier()
-		}
-	})
-	b.Run("both", func(b *testing.B) {
-		for b.Loop() {
-			prover()
-			verifier()
-		}
-	})
 }
 
 // BenchmarkRegister is one registration with the default PBKDF, scrypt

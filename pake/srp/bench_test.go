@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/kexlab/kexlab/bench/meter"
-	"github.com/kexlab/kexlab/internal/group/modp"
 )
 
 // benchSuites are the parameter sets the benchmarks cover: every RFC 5054
@@ -122,11 +121,8 @@ func BenchmarkServer(b *testing.B) {
 	}
 }
 
-// BenchmarkUnavoidable is the primitive floor of a full run, measured in
-// the same run as BenchmarkFullRun: the exponentiations neither side can
-// skip. Client: g^a and g^x (fixed base), and (B - k*g^x)^(a+u*x), whose
-// exponent is ExponentMulAdd's 32+h+1 bytes. Server: g^b (fixed base),
-// v^u, and (A*v^u)^b.
+// BenchmarkUnavoidable is Unavoidable's Online, the primitive floor of a
+// full run, measured in the same run as BenchmarkFullRun.
 func BenchmarkUnavoidable(b *testing.B) {
 	benchSuites(b, func(b *testing.B, p *Params, rec *Record) {
 		floor := unavoidable(b, p)
@@ -136,27 +132,16 @@ func BenchmarkUnavoidable(b *testing.B) {
 	})
 }
 
-// unavoidable returns a function doing the exponentiations of
-// BenchmarkUnavoidable, with random exponents of the sizes a run uses.
+// unavoidable returns Unavoidable(p).Online, failing b on error.
 func unavoidable(b *testing.B, p *Params) func() {
-	g := p.group
-	e := func() []byte {
-		x, err := modp.RandomExponent(rand.Reader, modp.ExponentSize)
-		if err != nil {
+	f, err := Unavoidable(rand.Reader, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		if err := f.Online(); err != nil {
 			b.Fatal(err)
 		}
-		return x
-	}
-	a, bb, u, x := e(), e(), p.h([]byte("u")), p.h([]byte("x"))
-	ax := modp.ExponentMulAdd(u, x, a)
-	base := g.ExpBase(e()) // and the fixed-base table, built off the clock
-	return func() {
-		g.ExpBase(a)
-		g.ExpBase(x)
-		g.Exp(base, ax)
-		g.ExpBase(bb)
-		g.Exp(base, u)
-		g.Exp(base, bb)
 	}
 }
 

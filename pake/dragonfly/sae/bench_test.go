@@ -48,11 +48,12 @@ func BenchmarkPWE(b *testing.B) {
 type pweFunc func(b *testing.B) *group.Point
 
 var profiles = []struct {
-	name string
-	pwe  pweFunc
+	name        string
+	huntAndPeck bool
+	pwe         pweFunc
 }{
-	{"h2e", func(b *testing.B) *group.Point { return h2ePWE(b, testSSID, testPassword) }},
-	{"hunt-and-peck", func(b *testing.B) *group.Point {
+	{"h2e", false, func(b *testing.B) *group.Point { return h2ePWE(b, testSSID, testPassword) }},
+	{"hunt-and-peck", true, func(b *testing.B) *group.Point {
 		pwe, err := HuntAndPeck(testPassword, staMAC, apMAC, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -118,35 +119,34 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
-// unavoidableParty is one station's primitive floor: deriving PWE and three
-// variable-base scalar multiplications (mask·PWE, peer-commit-scalar·PWE,
-// rand·(...)).
-func unavoidableParty(b *testing.B, s *group.Scalar, pwe pweFunc) {
-	p := pwe(b)
-	q := group.NewPoint().ScalarMult(s, p)
-	q.ScalarMult(s, p)
-	q.ScalarMult(s, q)
+// benchFloor returns Unavoidable's Password and Online together for the
+// profile: the primitive floor of an authentication from the password.
+func benchFloor(b *testing.B, huntAndPeck bool) func() {
+	f, err := Unavoidable(rand.Reader, huntAndPeck, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		if err := f.Password(); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Online(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
-// BenchmarkUnavoidable measures the primitive floor of an exchange.
-// "full-run-*" is both stations, to compare with BenchmarkFullRun;
-// "per-party-h2e" is one, to compare with BenchmarkInitiator and
-// BenchmarkResponder.
+// BenchmarkUnavoidable measures the primitive floor of an authentication,
+// both stations, to compare with BenchmarkFullRun.
 func BenchmarkUnavoidable(b *testing.B) {
-	s, _ := group.RandomScalar(rand.Reader)
 	for _, p := range profiles {
 		b.Run("full-run-"+p.name, func(b *testing.B) {
+			floor := benchFloor(b, p.huntAndPeck)
 			for b.Loop() {
-				unavoidableParty(b, s, p.pwe)
-				unavoidableParty(b, s, p.pwe)
+				floor()
 			}
 		})
 	}
-	b.Run("per-party-h2e", func(b *testing.B) {
-		for b.Loop() {
-			unavoidableParty(b, s, profiles[0].pwe)
-		}
-	})
 }
 
 func fullRun(b *testing.B, pwe pweFunc) {
@@ -165,10 +165,10 @@ func fullRun(b *testing.B, pwe pweFunc) {
 // of its thread, so that the load of other processes affects neither. It
 // reports the median of each and full/unavoidable.
 func BenchmarkRatio(b *testing.B) {
-	s, _ := group.RandomScalar(rand.Reader)
 	for _, p := range profiles {
 		b.Run(p.name, func(b *testing.B) {
 			defer meter.LockThread()()
+			floorRun := benchFloor(b, p.huntAndPeck)
 			var full, floor, fullWall, floorWall []time.Duration
 			for i := 0; b.Loop(); i++ {
 				for j := 0; j < 2; j++ {
@@ -177,8 +177,7 @@ func BenchmarkRatio(b *testing.B) {
 						fullRun(b, p.pwe)
 						full, fullWall = append(full, meter.ThreadCPUOrWall()-t), append(fullWall, time.Since(w))
 					} else {
-						unavoidableParty(b, s, p.pwe)
-						unavoidableParty(b, s, p.pwe)
+						floorRun()
 						floor, floorWall = append(floor, meter.ThreadCPUOrWall()-t), append(floorWall, time.Since(w))
 					}
 				}

@@ -1,0 +1,85 @@
+package dragonfly
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
+)
+
+// Floor is the primitive limit of one exchange, both parties: the
+// operations any implementation of RFC 7664 on P-256 has to perform. The
+// confirms, the KDF, encodings and state handling are not in it: they are
+// the overhead the ratio exchange/floor shows.
+type Floor struct {
+	// Ops lists the operations as "count × operation".
+	Ops []string
+	// Online performs the group operations of one exchange between peers
+	// that already hold PE.
+	Online func() error
+	// Password derives PE in each of the two peers, which peers made from
+	// the password pay on top of Online.
+	Password func() error
+}
+
+// Unavoidable returns the primitive limit of one exchange with opts (nil:
+// the constant-time hunt), with secrets and a valid peer commit drawn from
+// rand off the clock. Per peer (RFC 7664 §3.3): Element = inverse(mask·PE);
+// decoding the peer's Element; K = private·(peer-scalar·PE ⊕ peer-Element),
+// three variable-base multiplications in all. Password is hunting and
+// pecking (§3.2.1) in each peer, run as PasswordElement runs it: all
+// Iterations rounds whatever the round that found PE. The constant-time
+// loop is not overhead to be optimized away: RFC 7664 §3.2.1 requires it
+// to run at least k rounds so that its duration does not reveal the
+// password (Dragonblood, Vanhoef and Ronen 2020, shows what an early exit
+// leaks), so every round's hashing, reduction and quadratic-residue test
+// counts. Only InsecureEarlyExit, a measurement aid, makes it shorter.
+func Unavoidable(rand io.Reader, opts *Options) (*Floor, error) {
+	s, err := group.RandomScalar(rand)
+	if err != nil {
+		return nil, fmt.Errorf("%w: dragonfly: floor inputs", pakeerr.ErrRandom)
+	}
+	password, idA, idB := []byte("password"), []byte("alice"), []byte("bob")
+	pe, err := PasswordElement(password, idA, idB, opts)
+	if err != nil {
+		return nil, err
+	}
+	peer := core.EncodeElement(group.NewPoint().ScalarMult(s, pe))
+	hunt := fmt.Sprintf("hunting-and-pecking PE (%d rounds, constant time)", Iterations)
+	if opts != nil && opts.InsecureEarlyExit {
+		hunt = "hunting-and-pecking PE (INSECURE early exit)"
+	}
+	return &Floor{
+		Ops: []string{
+			"4 × P-256 ScalarMult (mask·PE, peer-scalar·PE)",
+			"2 × P-256 point decoding (x||y)",
+			"2 × P-256 ScalarMult (private·(...))",
+			"2 × " + hunt,
+		},
+		Online: func() error { return online(s, pe, peer) },
+		Password: func() error {
+			for range 2 {
+				if _, err := PasswordElement(password, idA, idB, opts); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}, nil
+}
+
+// online performs both peers' group operations of one commit exchange.
+func online(s *group.Scalar, pe *group.Point, peer []byte) error {
+	for range 2 {
+		group.NewPoint().ScalarMult(s, pe)
+		q, err := core.DecodeElement(peer)
+		if err != nil {
+			return err
+		}
+		q.Add(q, group.NewPoint().ScalarMult(s, pe))
+		q.ScalarMult(s, q)
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package sae
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
+)
+
+// Floor is the primitive limit of one SAE authentication, both stations:
+// the operations any implementation of IEEE 802.11-2020 §12.4 on group 19
+// has to perform. The confirms, the KDF, encodings and state handling are
+// not in it: they are the overhead the ratio exchange/floor shows.
+type Floor struct {
+	// Ops lists the operations as "count × operation".
+	Ops []string
+	// Online performs the group operations of one commit exchange between
+	// stations that already hold PWE.
+	Online func() error
+	// Password derives PWE in each of the two stations from the password,
+	// which stations made from credentials pay on top of Online.
+	Password func() error
+}
+
+// Unavoidable returns the primitive limit of one authentication whose
+// stations derive PWE by hash-to-element (§12.4.4.2.3: PT from the SSID
+// and password, then PWE = val·PT) or, with huntAndPeck, by hunting and
+// pecking with opts (§12.4.4.2.2), with secrets and a valid peer commit
+// drawn from rand off the clock. Per station (§12.4.5.3, §12.4.5.4):
+// COMMIT-ELEMENT = inverse(mask·PWE); decoding the peer's element;
+// K = rand·(peer-scalar·PWE + PEER-COMMIT-ELEMENT). The constant-time
+// hunt's every round counts: the standard runs at least k = 40 rounds
+// whatever the round that found PWE, so that its time does not reveal the
+// password.
+func Unavoidable(rand io.Reader, huntAndPeck bool, opts *Options) (*Floor, error) {
+	s, err := group.RandomScalar(rand)
+	if err != nil {
+		return nil, fmt.Errorf("%w: sae: floor inputs", pakeerr.ErrRandom)
+	}
+	ssid, password := []byte("kexlab"), []byte("password")
+	staA, staB := MACFromID([]byte("client")), MACFromID([]byte("server"))
+	derive := func() (*group.Point, error) {
+		if huntAndPeck {
+			return HuntAndPeck(password, staA, staB, opts)
+		}
+		pt, err := DerivePT(ssid, password, nil)
+		if err != nil {
+			return nil, err
+		}
+		return pt.PWE(staA, staB)
+	}
+	pwe, err := derive()
+	if err != nil {
+		return nil, err
+	}
+	peer := core.EncodeElement(group.NewPoint().ScalarMult(s, pwe))
+	ops := []string{
+		"4 × P-256 ScalarMult (mask·PWE, peer-scalar·PWE)",
+		"2 × P-256 point decoding (x||y)",
+		"2 × P-256 ScalarMult (rand·(...))",
+	}
+	switch {
+	case !huntAndPeck:
+		ops = append(ops, "2 × SAE H2E PT derivation (2 × hash_to_field, 2 × SSWU)",
+			"2 × P-256 ScalarMult (PWE = val·PT)")
+	case opts != nil && opts.InsecureEarlyExit:
+		ops = append(ops, "2 × hunting-and-pecking PWE (INSECURE early exit)")
+	default:
+		ops = append(ops, fmt.Sprintf("2 × hunting-and-pecking PWE (%d rounds, constant time)", Iterations))
+	}
+	return &Floor{
+		Ops:    ops,
+		Online: func() error { return online(s, pwe, peer) },
+		Password: func() error {
+			for range 2 {
+				if _, err := derive(); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}, nil
+}
+
+// online performs both stations' group operations of one commit exchange.
+func online(s *group.Scalar, pwe *group.Point, peer []byte) error {
+	for range 2 {
+		group.NewPoint().ScalarMult(s, pwe)
+		q, err := core.DecodeElement(peer)
+		if err != nil {
+			return err
+		}
+		q.Add(q, group.NewPoint().ScalarMult(s, pwe))
+		q.ScalarMult(s, q)
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package spake2
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+
+	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/pakeerr"
+)
+
+// Floor is the primitive limit of one exchange, both parties: the
+// operations any implementation of RFC 9382 on P-256 has to perform.
+// Encodings, the transcript hash, the key schedule and the confirmation
+// MACs are not in it: they are the overhead the ratio exchange/floor shows.
+type Floor struct {
+	// Ops lists the operations as "count × operation".
+	Ops []string
+	// Online performs the group operations of one exchange between parties
+	// that already hold w.
+	Online func() error
+	// Password performs the derivation of w from the password that each
+	// party made from credentials pays on top of Online.
+	Password func() error
+}
+
+// Unavoidable returns the primitive limit of one exchange whose parties
+// derive w with mhf (nil: Scrypt), with random scalars of the real sizes
+// and a valid peer element drawn from rand off the clock. Per party
+// (RFC 9382, Section 3.3): the share x·P + w·M (ScalarBaseMult, TableMult
+// on the fixed point M, Add), the decoding of the peer's share, w·N
+// (TableMult) and K = x·(pB − w·N) (ScalarMult); B mirrors it with M and N
+// exchanged. Password is the MHF of Section 3.2, once per party.
+func Unavoidable(rand io.Reader, mhf MHF) (*Floor, error) {
+	x, err1 := group.RandomScalar(rand)
+	w, err2 := group.RandomScalar(rand)
+	r, err3 := group.RandomScalar(rand)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil, fmt.Errorf("%w: spake2: floor inputs", pakeerr.ErrRandom)
+	}
+	peer := group.NewPoint().ScalarBaseMult(r).Bytes()
+	c := bases()
+	party := func(own, other *group.Table) error {
+		share := group.NewPoint().ScalarBaseMult(x)
+		share.Add(share, group.NewPoint().TableMult(w, own))
+		q, err := group.NewPoint().SetBytes(peer)
+		if err != nil {
+			return err
+		}
+		group.NewPoint().TableMult(w, other).ScalarMult(x, q)
+		return nil
+	}
+	f := &Floor{
+		Ops: []string{
+			"2 × P-256 ScalarBaseMult",
+			"4 × P-256 TableMult (M, N)",
+			"2 × P-256 point decoding (uncompressed)",
+			"2 × P-256 ScalarMult",
+		},
+		Online: func() error {
+			if err := party(c.m, c.n); err != nil {
+				return err
+			}
+			return party(c.n, c.m)
+		},
+	}
+	name, stretch := mhfName(mhf)
+	f.Ops = append(f.Ops, "2 × "+name)
+	salt := IdentitySalt([]byte("A"), []byte("B"))
+	f.Password = func() error {
+		for range 2 {
+			if _, err := DeriveW(stretch, []byte("password"), salt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return f, nil
+}
+
+// mhfName names mhf for Floor.Ops and returns the function to run; a nil
+// mhf selects Scrypt, as DeriveW does.
+func mhfName(mhf MHF) (string, MHF) {
+	if mhf == nil || reflect.ValueOf(mhf).Pointer() == reflect.ValueOf(MHF(Scrypt)).Pointer() {
+		return fmt.Sprintf("scrypt N=%d r=%d p=%d", ScryptN, ScryptR, ScryptP), Scrypt
+	}
+	return "MHF (application's)", mhf
+}

@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 3s
 OUT      ?= out
 
-.PHONY: all build test browser vet fmt-check unit fuzz report bench vectors deps clean
+.PHONY: all build test browser hsm vet fmt-check unit fuzz report bench vectors deps clean
 
 all: build
 
@@ -14,8 +14,12 @@ build: deps
 	$(GO) build -o bin/kexlab ./cmd/kexlab
 
 # make test: everything CI checks. Installs what it needs itself: the Go
-# modules, and Debian's Chromium for the test that renders report.html.
-test: deps browser fmt-check vet unit fuzz
+# modules, Debian's Chromium for the test that renders report.html, and
+# SoftHSM2 and swtpm, the real key sources the wg/keysource tests start.
+test: deps browser hsm fmt-check vet unit fuzz
+
+hsm:
+	scripts/wg-test-deps.sh
 
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -30,7 +34,7 @@ vet:
 	$(GO) vet ./...
 
 unit:
-	KEXLAB_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -timeout 20m ./...
+	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 $(GO) test -count=1 -timeout 20m ./...
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh

@@ -6,6 +6,8 @@ require (
 	filippo.io/bigmod v0.1.0
 	filippo.io/nistec v0.0.4
 	github.com/cloudflare/circl v1.6.5
+	github.com/google/go-tpm v0.9.8
+	github.com/miekg/pkcs11 v1.1.2
 	golang.org/x/crypto v0.58.0
 )
 

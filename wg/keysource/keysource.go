@@ -1,0 +1,77 @@
+// Package keysource is the hardware operation of the WireGuard PSK rotator
+// (issue 7): a keyed pseudorandom function whose key may live in hardware.
+//
+// A Source computes HMAC-SHA256(K, input) (RFC 2104, FIPS 198-1) with a
+// 32-byte key K that both peers of a tunnel share. Every implementation
+// computes exactly this function, so peers may use different kinds of
+// source (a key file on one side, a PKCS#11 token or a TPM on the other)
+// and still derive the same pre-shared key:
+//
+//   - File (this package): K is read from a file of mode 0600.
+//   - p11 (subpackage): K is a CKK_GENERIC_SECRET object in a PKCS#11
+//     token, used with CKM_SHA256_HMAC (PKCS#11 v2.40 §2.20.4); it never
+//     leaves the token unless wrapped under a key-encryption key.
+//   - tpm (subpackage): K is a TPM 2.0 keyed-hash object imported under a
+//     storage primary key, used with TPM2_HMAC (TPM 2.0 Part 3 §15.5).
+//
+// Inputs are limited to MaxInputLen bytes, the TPM2_HMAC buffer size
+// (MAX_DIGEST_BUFFER), for every source alike, so that no input can be
+// accepted by one source and refused by another.
+package keysource
+
+import (
+	"errors"
+	"fmt"
+)
+
+// KeySize is the size of the shared key and of every output.
+const KeySize = 32
+
+// MaxInputLen is the largest input any Source accepts: MAX_DIGEST_BUFFER of
+// the TPM 2.0 reference implementation, the size of TPM2_HMAC's buffer.
+const MaxInputLen = 1024
+
+// A Source derives 32 bytes deterministically from its key and an input:
+// Derive(input) = HMAC-SHA256(K, input). Implementations are safe for
+// concurrent use. After Close, Derive returns ErrClosed.
+type Source interface {
+	// Name describes the source for logs (never the key).
+	Name() string
+	// Derive returns HMAC-SHA256(K, input). The caller owns the result and
+	// should zero it when done.
+	Derive(input []byte) ([32]byte, error)
+	// Close releases the key and the device; it is idempotent.
+	Close() error
+}
+
+var (
+	// ErrClosed: Derive was called after Close.
+	ErrClosed = errors.New("keysource: source is closed")
+	// ErrInputTooLong: the input exceeds MaxInputLen.
+	ErrInputTooLong = fmt.Errorf("keysource: input longer than %d bytes", MaxInputLen)
+	// ErrKeyFile: a key or PIN file is missing, unreadable or malformed.
+	ErrKeyFile = errors.New("keysource: bad key file")
+	// ErrPermissions: a key or PIN file is readable or writable by group or
+	// others; the *PermissionError returned with it says which file.
+	ErrPermissions = errors.New("keysource: key file permissions too open")
+	// ErrTokenNotFound: no PKCS#11 token (or TPM) matches the configuration.
+	ErrTokenNotFound = errors.New("keysource: token not found")
+	// ErrKeyNotFound: the token has no key with the configured label, or
+	// more than one.
+	ErrKeyNotFound = errors.New("keysource: key not found")
+	// ErrMechanism: the token does not support a required mechanism.
+	ErrMechanism = errors.New("keysource: mechanism not supported")
+	// ErrPIN: no PIN was configured, or the token refused it.
+	ErrPIN = errors.New("keysource: PIN missing or refused")
+	// ErrDevice: the device (PKCS#11 module, TPM) failed.
+	ErrDevice = errors.New("keysource: device error")
+)
+
+// CheckInput returns ErrInputTooLong if input is longer than MaxInputLen.
+// Implementations call it first so that all sources accept the same inputs.
+func CheckInput(input []byte) error {
+	if len(input) > MaxInputLen {
+		return fmt.Errorf("%w: %d", ErrInputTooLong, len(input))
+	}
+	return nil
+}

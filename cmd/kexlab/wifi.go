@@ -180,6 +180,9 @@ func printWifi(w io.Writer, out wifiOutput) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "T_KDF and T_MIC: medians of every call in the measured handshakes (both stations).")
+	for _, c := range lwc.Ciphers() {
+		fmt.Fprintf(w, "state: %-5s %d-bit permutation state (%d octets), %d-bit rate: %s\n", c.Name, c.StateBits, (c.StateBits+7)/8, c.RateBits, c.Spec)
+	}
 	for _, a := range out.Assumptions {
 		fmt.Fprintln(w, "model:", a)
 	}

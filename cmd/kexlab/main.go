@@ -34,6 +34,7 @@ commands:
   report    re-render report.html from results.json, JMH or Jetpack JSON files
   wifi      802.11 4-way handshakes with standard or lightweight KDF/MIC:
             'wifi handshake' (one KDF/MIC, one link), 'wifi table' (all of them)
+  wg        WireGuard PSK rotator: 'wg demo', 'wg bench', 'wg key', 'wg run -config FILE'
   help      show this text
 
 Run 'kexlab <command> -h' for a command's flags.
@@ -63,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdReport(args[1:], stdout, stderr)
 	case "wifi":
 		err = cmdWifi(args[1:], stdout, stderr)
+	case "wg":
+		err = cmdWG(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

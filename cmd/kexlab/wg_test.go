@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWGDemoCommand(t *testing.T) {
+	code, out, errOut := runCLI("wg", "demo", "-n", "3")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.Count(out, "echo through the tunnel") < 3 || !strings.Contains(out, "applied") {
+		t.Errorf("demo output:\n%s", out)
+	}
+}
+
+func TestWGKeyAndBenchCommands(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "psk.key")
+	if code, out, errOut := runCLI("wg", "key", "-out", key); code != 0 {
+		t.Fatalf("wg key: exit %d\n%s%s", code, out, errOut)
+	}
+	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v, mode %v", err, st.Mode())
+	}
+	js := filepath.Join(dir, "bench.json")
+	code, out, errOut := runCLI("wg", "bench", "-n", "5", "-key-file", key, "-json", js)
+	if code != 0 {
+		t.Fatalf("wg bench: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "derive file") || !strings.Contains(out, "update hardware-ratchet") {
+		t.Errorf("bench output:\n%s", out)
+	}
+	if b, err := os.ReadFile(js); err != nil || !strings.Contains(strings.ToLower(string(b)), "median") {
+		t.Errorf("bench JSON: %v %s", err, b)
+	}
+	for _, args := range [][]string{{"wg"}, {"wg", "nope"}, {"wg", "demo", "-n", "x"}} {
+		if code, _, _ := runCLI(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, _ := runCLI("wg", "run", "-config", filepath.Join(dir, "missing.json")); code == 0 {
+		t.Error("wg run with a missing config succeeded")
+	}
+}

@@ -1,0 +1,360 @@
+// Package rotator is the monitor of the WireGuard PSK rotator (issue 7): a
+// Rotator watches one peer's last-handshake time on a WireGuard Device and,
+// after every successful handshake, applies the next pre-shared key of its
+// schedule (package wg), persisting its position atomically.
+//
+// # Protocol
+//
+// Both peers run a Rotator with the same mode and a key source holding the
+// same key. Each side acts only on what it observes locally; no message is
+// exchanged for the ratchets (fresh mode, which needs one over the tunnel,
+// is not driven by this package yet).
+//
+//  1. Start. A Rotator without a state file starts fallen back: it applies
+//     the timestamp PSK of the current hour (wg.TimestampPSK), which both
+//     sides compute alike.
+//  2. Rotation. When LastHandshake advances, the handshake used the PSK
+//     both sides had applied. The Rotator then computes the next PSK
+//     (wg.Step for the hardware ratchet, wg.HashStep for the hash ratchet;
+//     the timestamp mode has nothing to step), saves the state, and applies
+//     the PSK with an update-only peer set. WireGuard uses a PSK only when
+//     a new handshake starts, so the established session is not disturbed.
+//  3. Failure detection. A handshake is failing when the last one is older
+//     than StaleAfter (default RejectAfterTime, 180 s: any session is dead
+//     by then, so traffic needs a new handshake) and packets still move in
+//     either direction (TxBytes or RxBytes grow: the initiator sends
+//     initiations, the responder receives them). Each FailWindow of such
+//     time, counted from the last handshake, is one failure
+//     (wg.State.Failed). Both sides measure from the same handshake, so
+//     they count the same failures at about the same time.
+//  4. Fallback. At MaxFailures both sides set FallenBack and apply the
+//     timestamp PSK of the current hour.
+//  5. Resynchronisation. The first successful handshake while fallen back
+//     proves both sides applied the timestamp PSK of the same hour h; both
+//     restart the chain with wg.StartChain at epoch h (the hour of the PSK
+//     that worked, not of the local clock), so they agree without
+//     exchanging anything. A chain restarted twice in one hour repeats its
+//     PSKs; WireGuard's security does not depend on PSK uniqueness (its
+//     ephemeral keys are fresh), only the extra protection is repeated.
+//  6. Key mismatch. If handshakes keep failing while fallen back, for
+//     another MaxFailures windows, the keys differ (or the peer is down):
+//     the Rotator reports EventKeyMismatch with ErrKeyMismatch and keeps
+//     the timestamp PSK, so the tunnel comes back when the key is fixed.
+//
+// # Persistence and restarts
+//
+// The state (wg.State) is saved atomically after every change, at
+// StatePath, together with the state one step earlier at StatePath+".prev"
+// (saved first). A restarted Rotator recomputes the current PSK from them
+// (the hardware ratchet's PSK_i needs H_{i-1}, which only the previous
+// state holds; the hash ratchet recomputes its chain from the hardware),
+// leaves the device alone if it already has that PSK (PeerStatus.PSKHash)
+// and takes the device's current LastHandshake as already handled. If the
+// daemon died between a handshake and its save, or the files disagree, the
+// sides are out of step and the failure path above resynchronises them.
+//
+// PSKs are never logged (events carry positions and hashes only) and are
+// zeroed after use; see package wg on the limits of zeroing in Go.
+package rotator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/kexlab/kexlab/wg"
+	"github.com/kexlab/kexlab/wg/keysource"
+)
+
+var (
+	// ErrNoPeer: the device has no peer with the configured public key.
+	ErrNoPeer = errors.New("rotator: peer not found on the device")
+	// ErrKeyMismatch: handshakes fail even with the fallback PSK; the
+	// peers' keys differ, or the peer is unreachable.
+	ErrKeyMismatch = errors.New("rotator: handshakes fail with the fallback PSK (different keys?)")
+)
+
+// Defaults for Config.
+const (
+	DefaultStaleAfter   = 180 * time.Second // WireGuard's RejectAfterTime
+	DefaultFailWindow   = 15 * time.Second  // three RekeyTimeouts
+	DefaultPollInterval = time.Second
+)
+
+// Config configures a Rotator.
+type Config struct {
+	// Self and Peer are the WireGuard public keys of this device and of
+	// the peer whose PSK is rotated.
+	Self, Peer [32]byte
+	Source     keysource.Source
+	Device     Device
+	// Mode is the schedule used when StatePath holds no state yet.
+	Mode wg.Mode
+	// StatePath is the state file ("" keeps the state in memory only).
+	StatePath string
+	// MaxFailures is the fallback threshold (0: wg.DefaultMaxFailures).
+	MaxFailures int
+	// StaleAfter, FailWindow and PollInterval tune failure detection and
+	// Run (0: the defaults above).
+	StaleAfter, FailWindow, PollInterval time.Duration
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// Events receives every event (nil: none). It is called synchronously.
+	Events func(Event)
+}
+
+// EventKind says what happened.
+type EventKind int
+
+const (
+	// EventApplied: a PSK was applied to the device (Index, Epoch say which).
+	EventApplied EventKind = iota + 1
+	// EventFailure: a failed handshake was counted.
+	EventFailure
+	// EventFallback: the rotator fell back to the timestamp PSK.
+	EventFallback
+	// EventResync: a handshake with the fallback PSK succeeded; the chain
+	// restarted at Epoch.
+	EventResync
+	// EventKeyMismatch: handshakes fail even after the fallback (Err is
+	// ErrKeyMismatch).
+	EventKeyMismatch
+	// EventError: an operation failed (Err); the rotator retries at the
+	// next poll.
+	EventError
+)
+
+var kindNames = [...]string{"", "applied", "failure", "fallback", "resync", "key-mismatch", "error"}
+
+func (k EventKind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("event(%d)", int(k))
+}
+
+// Event reports a step of a Rotator. It never carries a PSK: Hash is the
+// wg.PSK.Hash commitment of the applied PSK.
+type Event struct {
+	Kind         EventKind
+	Mode         wg.Mode
+	FallenBack   bool
+	Epoch, Index uint64
+	Failures     int
+	Hash         [32]byte
+	Err          error
+}
+
+func (e Event) String() string {
+	s := fmt.Sprintf("%s mode=%v epoch=%d index=%d failures=%d", e.Kind, e.Mode, e.Epoch, e.Index, e.Failures)
+	if e.FallenBack {
+		s += " fallen-back"
+	}
+	if e.Kind == EventApplied || e.Kind == EventResync {
+		s += fmt.Sprintf(" psk-hash=%x", e.Hash[:4])
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Rotator rotates the PSK of one peer. Its methods are not safe for
+// concurrent use: one goroutine runs Run (or calls Poll).
+type Rotator struct {
+	cfg  Config
+	pair [32]byte
+
+	st, prev wg.State
+	cur      wg.PSK // the applied PSK (needed by the hash ratchet)
+	curHour  uint64 // the hour of cur while it is a timestamp PSK
+
+	lastHS        time.Time // the handshake already handled
+	since         time.Time // start of failure counting if no handshake was seen
+	tx, rx        uint64
+	active        bool // packets moved in the current window
+	windows       int  // failure windows counted since lastHS
+	sinceFallback int  // failures counted while fallen back
+	mismatchShown bool
+	pending       bool // a saved PSK still to be applied
+}
+
+// New loads the state at cfg.StatePath (or starts fallen back in cfg.Mode
+// if there is none), recomputes the current PSK and applies it to the
+// device unless the device already has it.
+func New(cfg Config) (*Rotator, error) {
+	if cfg.Source == nil || cfg.Device == nil {
+		return nil, fmt.Errorf("%w: Source and Device are required", wg.ErrInvalidState)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.StaleAfter <= 0 {
+		cfg.StaleAfter = DefaultStaleAfter
+	}
+	if cfg.FailWindow <= 0 {
+		cfg.FailWindow = DefaultFailWindow
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = DefaultPollInterval
+	}
+	r := &Rotator{cfg: cfg, pair: wg.PairID(cfg.Self, cfg.Peer)}
+	if err := r.load(); err != nil {
+		return nil, err
+	}
+	if r.st.Mode == wg.Fresh {
+		return nil, fmt.Errorf("%w: fresh mode is not driven by the rotator yet", wg.ErrInvalidState)
+	}
+	ps, err := cfg.Device.Peer(cfg.Peer)
+	if err != nil {
+		return nil, err
+	}
+	r.lastHS, r.tx, r.rx, r.since = ps.LastHandshake, ps.TxBytes, ps.RxBytes, cfg.Now()
+	if err := r.recompute(); err != nil {
+		// The files do not give the current PSK: fall back (the peer's
+		// failure detection follows, see the package comment).
+		r.st.FallenBack = true
+		if err := r.applyTimestamp(); err != nil {
+			return nil, err
+		}
+		return r, r.save()
+	}
+	if ps.PSKHash != r.cur.Hash() {
+		if err := r.apply(EventApplied); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func (r *Rotator) load() error {
+	if r.cfg.StatePath != "" {
+		st, err := wg.LoadState(r.cfg.StatePath)
+		switch {
+		case err == nil:
+			r.st = st
+			if prev, err := wg.LoadState(r.cfg.StatePath + ".prev"); err == nil {
+				r.prev = prev
+			}
+			return nil
+		case !errors.Is(err, os.ErrNotExist):
+			return err
+		}
+	}
+	if r.cfg.Mode == 0 {
+		return fmt.Errorf("%w: no state file and no mode", wg.ErrInvalidState)
+	}
+	r.st = wg.NewState(r.cfg.Mode)
+	r.st.MaxFailures = r.cfg.MaxFailures
+	r.st.FallenBack = true
+	return nil
+}
+
+// recompute sets r.cur to the PSK of the loaded state.
+func (r *Rotator) recompute() error {
+	r.cur.Zero()
+	if r.st.FallenBack || r.st.Mode == wg.Timestamp {
+		return r.timestampPSK()
+	}
+	switch r.st.Mode {
+	case wg.HashRatchet:
+		psk, err := wg.ResumeHashRatchet(r.cfg.Source, r.pair, &r.st)
+		if err != nil {
+			return err
+		}
+		r.cur = psk
+		return nil
+	case wg.HardwareRatchet:
+		p := r.prev
+		if p.Mode != r.st.Mode || p.Epoch != r.st.Epoch || p.Index+1 != r.st.Index {
+			return fmt.Errorf("%w: previous state does not precede the state", wg.ErrDesync)
+		}
+		psk, err := wg.Step(r.cfg.Source, r.pair, &p, nil)
+		if err != nil {
+			return err
+		}
+		if psk.Hash() != r.st.LastHash {
+			psk.Zero()
+			return fmt.Errorf("%w: recomputed PSK does not match the state", wg.ErrDesync)
+		}
+		r.cur = psk
+		return nil
+	}
+	return fmt.Errorf("%w: mode %v", wg.ErrInvalidState, r.st.Mode)
+}
+
+func (r *Rotator) timestampPSK() error {
+	now := r.cfg.Now()
+	h, err := wg.Hour(now)
+	if err != nil {
+		return err
+	}
+	psk, err := wg.TimestampPSK(r.cfg.Source, r.pair, now)
+	if err != nil {
+		return err
+	}
+	r.cur.Zero()
+	r.cur, r.curHour = psk, h
+	return nil
+}
+
+func (r *Rotator) applyTimestamp() error {
+	if err := r.timestampPSK(); err != nil {
+		return err
+	}
+	return r.apply(EventApplied)
+}
+
+func (r *Rotator) apply(kind EventKind) error {
+	if err := r.cfg.Device.SetPSK(r.cfg.Peer, &r.cur); err != nil {
+		return err
+	}
+	r.emit(Event{Kind: kind, Hash: r.cur.Hash()})
+	return nil
+}
+
+func (r *Rotator) emit(e Event) {
+	if r.cfg.Events == nil {
+		return
+	}
+	e.Mode, e.FallenBack, e.Epoch, e.Index, e.Failures = r.st.Mode, r.st.FallenBack, r.st.Epoch, r.st.Index, r.st.Failures
+	r.cfg.Events(e)
+}
+
+// save writes the previous state, then the state.
+func (r *Rotator) save() error {
+	if r.cfg.StatePath == "" {
+		return nil
+	}
+	if r.prev.Version != 0 {
+		if err := r.prev.Save(r.cfg.StatePath + ".prev"); err != nil {
+			return err
+		}
+	}
+	return r.st.Save(r.cfg.StatePath)
+}
+
+// State returns the current position.
+func (r *Rotator) State() wg.State { return r.st }
+
+// Close zeroes the PSK held in memory. It does not touch the device.
+func (r *Rotator) Close() { r.cur.Zero() }
+
+// Run polls the device every PollInterval until ctx is done. Errors are
+// reported as EventError and retried; Run returns ctx's error.
+func (r *Rotator) Run(ctx context.Context) error {
+	t := time.NewTicker(r.cfg.PollInterval)
+	defer t.Stop()
+	for {
+		if err := r.Poll(); err != nil {
+			r.emit(Event{Kind: EventError, Err: err})
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}

@@ -16,7 +16,7 @@ build: deps
 # make test: everything CI checks. Installs what it needs itself: the Go
 # modules, Debian's Chromium for the test that renders report.html, and
 # SoftHSM2 and swtpm, the real key sources the wg/keysource tests start.
-test: deps browser hsm fmt-check vet unit fuzz
+test: deps browser hsm fmt-check vet unit fuzz jvm-test
 
 hsm:
 	scripts/wg-test-deps.sh
@@ -82,3 +82,20 @@ peers: build
 	else echo "$(OUT)/results.json not found (make report): peers only"; fi; \
 	echo bin/kexlab report -o $(OUT)/report-peers.html "$$@"; \
 	bin/kexlab report -o $(OUT)/report-peers.html "$$@"
+
+# make providers (issue 6): the JCE provider study (jvm/, JMH) into
+# $(OUT)/providers/ — jmh.json, defaults.txt/json (default transformations
+# found by observation) — then its comparison tables through kexlab report
+# (report-providers.html/txt). About 13 minutes on 2 cores; PROVIDERS_FLAGS
+# sets the budget in seconds. make test runs only the JUnit tests.
+MVN             ?= mvn
+PROVIDERS_FLAGS ?= -budget 840
+
+.PHONY: providers jvm-test
+providers: build
+	$(MVN) -q -B -f jvm/pom.xml -DskipTests package
+	java -cp "jvm/target/classes:$$(cat jvm/target/classpath.txt)" org.kexlab.jce.Study -out $(OUT)/providers $(PROVIDERS_FLAGS)
+	bin/kexlab report -o $(OUT)/providers/report.html $(OUT)/providers/jmh.json
+
+jvm-test:
+	$(MVN) -q -B -f jvm/pom.xml test

@@ -165,7 +165,9 @@ func analyzeRun(label string, r *bench.Results) Run {
 		}
 		return a.Wall.Median < b.Wall.Median
 	})
-	run.Pairs = compare(r)
+	if len(providerCases(r)) == 0 { // the provider study compares within its own tables
+		run.Pairs = compare(r)
+	}
 	run.Limits = Limits(r)
 	return run
 }

@@ -3,6 +3,8 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,7 +24,23 @@ type jmhResult struct {
 		RawData          [][]float64      `json:"rawData"`
 		RawDataHistogram [][][][2]float64 `json:"rawDataHistogram"`
 	} `json:"primaryMetric"`
+	SecondaryMetrics map[string]jmhMetric `json:"secondaryMetrics"`
+	// NotSupported and Energy are kexlab's additions (jvm/, Study.java):
+	// a case the provider does not support, recorded without samples, and
+	// why energy was not measured.
+	NotSupported string `json:"kexlabNotSupported"`
+	Energy       string `json:"kexlabEnergy"`
 }
+
+type jmhMetric struct {
+	ScoreUnit string      `json:"scoreUnit"`
+	RawData   [][]float64 `json:"rawData"`
+}
+
+// raplPrefix names the secondary metrics of kexlab's RAPL profiler
+// (jvm/, RaplProfiler.java): "·rapl.DOMAIN" in µJ/op, one value per
+// iteration, aligned with the primary metric's rawData.
+const raplPrefix = "·rapl."
 
 // JMH parses a JMH JSON result file.
 func JMH(b []byte) (*bench.Results, error) {
@@ -77,9 +95,63 @@ func JMH(b []byte) (*bench.Results, error) {
 				}
 			}
 		}
+		if err := jmhEnergy(r, res, samples); err != nil {
+			return nil, err
+		}
 		add(r, jmhName(res), samples)
+		if res.NotSupported != "" && len(samples) == 0 {
+			r.Schemes[len(r.Schemes)-1].Error = res.NotSupported
+		}
+		if res.Energy != "" && !r.Energy.Measured {
+			r.Energy.Reason = res.Energy
+		}
 	}
 	return r, nil
+}
+
+// jmhEnergy attaches the RAPL secondary metrics of res to its samples
+// (which come from rawData, fork by fork, iteration by iteration, in the
+// same order). A metric whose shape differs from rawData is an error.
+func jmhEnergy(r *bench.Results, res jmhResult, samples []bench.Sample) error {
+	for name, m := range res.SecondaryMetrics {
+		domain, ok := strings.CutPrefix(name, raplPrefix)
+		if !ok {
+			continue
+		}
+		if m.ScoreUnit != "uJ/op" {
+			return fmt.Errorf("%w: %s: %s in %q, want uJ/op", ErrFormat, res.Benchmark, name, m.ScoreUnit)
+		}
+		var vs []float64
+		for _, fork := range m.RawData {
+			vs = append(vs, fork...)
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		iters := 0
+		for _, fork := range res.PrimaryMetric.RawData {
+			iters += len(fork)
+		}
+		if len(vs) != iters {
+			return fmt.Errorf("%w: %s: %s has %d values for %d iterations", ErrFormat, res.Benchmark, name, len(vs), iters)
+		}
+		for i, v := range vs[:len(samples)] { // samples may be capped
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s: %s value %v", ErrFormat, res.Benchmark, name, v)
+			}
+			if samples[i].EnergyUJ == nil {
+				samples[i].EnergyUJ = map[string]float64{}
+			}
+			samples[i].EnergyUJ[domain] = v
+		}
+		r.Energy.Measured, r.Energy.Reason = true, ""
+		r.Energy.Meter = "RAPL /sys/class/powercap around each JMH iteration (µJ per operation)"
+		if !slices.Contains(r.Energy.Domains, domain) {
+			r.Energy.Domains = append(r.Energy.Domains, domain)
+			sort.Strings(r.Energy.Domains)
+		}
+	}
+	return nil
 }
 
 // jmhName is the benchmark's short name (class.method) with its mode and

@@ -61,6 +61,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(runs))
+	if _, err := report.ProviderReport(strings.TrimSuffix(*out, ".html")+"-providers.html", runs, stdout); err != nil {
+		return err
+	}
 	an, err := report.Analyze(runs)
 	if err != nil {
 		return err

@@ -1,0 +1,80 @@
+package importer
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kexlab/kexlab/bench"
+)
+
+// TestJMHProviders reads kexlab's additions to JMH JSON (jvm/, the JCE
+// provider study): RAPL secondary metrics per iteration, a case recorded
+// as not supported, and the reason energy was not measured.
+func TestJMHProviders(t *testing.T) {
+	r, err := Detect(read(t, "jmh_providers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcm := "PrimitiveBench.run:avgt[algorithm=AES,dataLength=100,keySize=128,op=encrypt,provider=BC,transformation=AES/GCM/NoPadding]"
+	if got := walls(r, gcm); !equal(got, []int64{1000, 2000, 1500}) {
+		t.Errorf("samples %v", got)
+	}
+	// Energy: the package domain per iteration, in fork order.
+	e := r.Values(gcm, bench.OpFull, bench.Energy)
+	if len(e) != 3 || e[0] != 1.5 || e[1] != 2.5 || e[2] != 2.0 {
+		t.Errorf("energy %v", e)
+	}
+	if d := r.Samples[2].EnergyUJ["dram"]; d != 0.3 {
+		t.Errorf("dram %v", d)
+	}
+	if !r.Energy.Measured || strings.Join(r.Energy.Domains, ",") != "dram,package-0" {
+		t.Errorf("energy status %+v", r.Energy)
+	}
+	un := "PrimitiveBench.run:avgt[algorithm=AES,dataLength=100,keySize=192,op=encrypt,provider=Conscrypt,transformation=AES/GCM/NoPadding]"
+	si, ok := r.Scheme(un)
+	if !ok || si.N != 0 || !strings.HasPrefix(si.Error, "not supported: Conscrypt") {
+		t.Errorf("unsupported case %+v", si)
+	}
+}
+
+func TestJMHEnergyReason(t *testing.T) {
+	doc := `[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1]]},"kexlabEnergy":"not measured: no powercap"}]`
+	r, err := Detect([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Energy.Measured || r.Energy.Reason != "not measured: no powercap" {
+		t.Errorf("energy %+v", r.Energy)
+	}
+}
+
+func TestJMHEnergyRejects(t *testing.T) {
+	for name, doc := range map[string]string{
+		"shape":    `[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1,2]]},"secondaryMetrics":{"·rapl.package-0":{"scoreUnit":"uJ/op","rawData":[[1]]}}}]`,
+		"unit":     `[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1]]},"secondaryMetrics":{"·rapl.package-0":{"scoreUnit":"J","rawData":[[1]]}}}]`,
+		"negative": `[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1]]},"secondaryMetrics":{"·rapl.package-0":{"scoreUnit":"uJ/op","rawData":[[-1]]}}}]`,
+	} {
+		if _, err := Detect([]byte(doc)); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: err %v, want ErrFormat", name, err)
+		}
+	}
+}
+
+func FuzzJMHProviders(f *testing.F) {
+	b, _ := os.ReadFile("testdata/jmh_providers.json")
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if r, err := JMH(b); err == nil {
+			check(t, r)
+			for _, s := range r.Samples {
+				for _, v := range s.EnergyUJ {
+					if !(v >= 0) {
+						t.Fatalf("energy %v", v)
+					}
+				}
+			}
+		}
+	})
+}

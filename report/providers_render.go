@@ -1,0 +1,250 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kexlab/kexlab/bench"
+)
+
+// ProviderReport writes the provider study's tables of runs as HTML to
+// htmlPath and as text beside it (the same name with .txt), and says so on
+// log. It does nothing, and returns false, when no run holds provider-study
+// benchmarks.
+func ProviderReport(htmlPath string, runs []*bench.Results, log io.Writer) (bool, error) {
+	study := ProviderStudy(runs)
+	if len(study) == 0 {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(htmlPath), 0o755); err != nil {
+		return false, err
+	}
+	txtPath := strings.TrimSuffix(htmlPath, filepath.Ext(htmlPath)) + ".txt"
+	for _, f := range []struct {
+		path  string
+		write func(io.Writer, []ProviderRun) error
+	}{{htmlPath, writeProvidersHTML}, {txtPath, writeProvidersText}} {
+		w, err := os.Create(f.path)
+		if err != nil {
+			return false, err
+		}
+		err = f.write(w, study)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	n := 0
+	for _, r := range study {
+		n += len(r.Tables)
+	}
+	fmt.Fprintf(log, "wrote %s and %s (JCE provider study: %d comparison tables)\n", htmlPath, txtPath, n)
+	return true, nil
+}
+
+// WriteProvidersText writes the provider study's tables of runs as text.
+func WriteProvidersText(w io.Writer, runs []*bench.Results) error {
+	return writeProvidersText(w, ProviderStudy(runs))
+}
+
+// shortName abbreviates long provider names in table headers.
+func shortName(s string) string {
+	if s == "AmazonCorrettoCryptoProvider" {
+		return "ACCP"
+	}
+	return s
+}
+
+func writeProvidersText(w io.Writer, study []ProviderRun) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	for _, r := range study {
+		fmt.Fprintf(tw, "JCE provider study — run %s (%s)\n", r.Label, r.Energy)
+		fmt.Fprintf(tw, "Verdicts: row against column, two-sided Mann–Whitney U, Holm-adjusted within each table, α = %g.\n", Alpha)
+		for _, t := range r.Tables {
+			fmt.Fprintf(tw, "\n%s — %s\n", t.Kind, t.Title)
+			fmt.Fprintf(tw, "\tn\tmedian\t95%% CI of median\tenergy median (µJ)\n")
+			for _, it := range t.Items {
+				if it.Err != "" {
+					fmt.Fprintf(tw, "%s\t%s\n", shortName(it.Label), it.Err)
+					continue
+				}
+				e := "not measured"
+				if it.Energy != nil {
+					e = fmtNum(it.Energy.Median)
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%s\t[%s, %s]\t%s\n", shortName(it.Label), it.N, fmtNs(it.Wall.Median),
+					fmtNs(it.Wall.MedianCI.Low), fmtNs(it.Wall.MedianCI.High), e)
+			}
+			if err := tw.Flush(); err != nil { // the matrix has its own columns
+				return err
+			}
+			for _, energy := range []bool{false, true} {
+				m := t.matrix(energy)
+				if m == nil {
+					continue
+				}
+				what := "time"
+				if energy {
+					what = "energy"
+				}
+				fmt.Fprintf(tw, "%s:", what)
+				for _, h := range m.cols {
+					fmt.Fprintf(tw, "\t%s", shortName(h))
+				}
+				fmt.Fprintln(tw)
+				for i, row := range m.cells {
+					fmt.Fprint(tw, shortName(m.rows[i]))
+					for _, c := range row {
+						fmt.Fprintf(tw, "\t%s", c)
+					}
+					fmt.Fprintln(tw)
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+// verdictMatrix is a table's verdicts, row against column.
+type verdictMatrix struct {
+	rows, cols []string
+	cells      [][]string
+}
+
+// matrix returns the verdicts between the measured items of t (for
+// default-vs-recommended tables: the default's row only), or nil when
+// there are none.
+func (t ProviderTable) matrix(energy bool) *verdictMatrix {
+	pairs := t.Pairs
+	if energy {
+		pairs = t.EnergyPairs
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	var labels []string
+	for _, it := range t.Items {
+		if it.Err == "" {
+			labels = append(labels, it.Label)
+		}
+	}
+	m := &verdictMatrix{rows: labels, cols: labels}
+	if t.Kind == KindDefaults {
+		m.rows, m.cols = labels[:1], labels[1:]
+	}
+	for _, a := range m.rows {
+		var row []string
+		for _, b := range m.cols {
+			v := t.Verdict(a, b, energy)
+			switch {
+			case a == b:
+				v = "–"
+			case v == "no significant difference":
+				v = "no sig. diff."
+			case v == "":
+				v = "n/a"
+			}
+			row = append(row, v)
+		}
+		m.cells = append(m.cells, row)
+	}
+	return m
+}
+
+func writeProvidersHTML(w io.Writer, study []ProviderRun) error {
+	type tableView struct {
+		ProviderTable
+		Time, Energy *verdictMatrix
+	}
+	type runView struct {
+		ProviderRun
+		Tables []tableView
+	}
+	v := struct {
+		Generated string
+		Alpha     float64
+		Runs      []runView
+	}{Generated: time.Now().UTC().Format(time.RFC3339), Alpha: Alpha}
+	for _, r := range study {
+		rv := runView{ProviderRun: r}
+		for _, t := range r.Tables {
+			rv.Tables = append(rv.Tables, tableView{t, t.matrix(false), t.matrix(true)})
+		}
+		v.Runs = append(v.Runs, rv)
+	}
+	return providersPage.Execute(w, v)
+}
+
+var providersPage = template.Must(template.New("providers").Funcs(funcs).Funcs(template.FuncMap{
+	"short": shortName,
+	"cell": func(s string) string {
+		switch s {
+		case "better":
+			return "better"
+		case "worse":
+			return "worse"
+		}
+		return ""
+	},
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>kexlab JCE provider study</title>
+<style>
+body { font-family: sans-serif; margin: 2em; max-width: 80em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 90%; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f3f3f3; }
+td.l, th.l { text-align: left; }
+.better { color: #006d2c; } .worse { color: #b30000; }
+.note { color: #555; }
+</style>
+</head>
+<body>
+<h1>JCE provider study</h1>
+<p class="note">Generated {{.Generated}}. After Montenegro, Pinto and Fuentes (IEEE Access 2018): provider against provider for each primitive and key size, key size against key size for each provider, and each provider's default transformation against the recommended ones. Times are JMH averages per operation, one sample per measurement iteration. Verdicts read row against column: two-sided Mann–Whitney U test, the p-values of each table adjusted together by Holm's method, α = {{.Alpha}}, direction from Cliff's δ.</p>
+{{range .Runs}}<h2>Run: {{.Label}}</h2>
+<p class="note">{{.Energy}}</p>
+{{range .Tables}}<h3>{{.Kind}}: {{.Title}}</h3>
+<table>
+<tr><th class="l"></th><th>n</th><th>median</th><th>95% CI of median</th><th>energy median (µJ)</th></tr>
+{{range .Items}}{{if .Err}}<tr><td class="l">{{short .Label}}</td><td colspan="4" class="l">{{.Err}}</td></tr>
+{{else}}<tr><td class="l">{{short .Label}}</td><td>{{.N}}</td><td>{{ns .Wall.Median}}</td><td>[{{ns .Wall.MedianCI.Low}}, {{ns .Wall.MedianCI.High}}]</td><td>{{with .Energy}}{{num .Median}}{{else}}not measured{{end}}</td></tr>
+{{end}}{{end}}</table>
+{{with .Time}}{{$m := .}}<table>
+<tr><th class="l">time</th>{{range .Cols}}<th>{{short .}}</th>{{end}}</tr>
+{{range $i, $row := .Cells}}<tr><th class="l">{{short (index $m.Rows $i)}}</th>{{range $row}}<td class="{{cell .}}">{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
+{{with .Energy}}{{$m := .}}<table>
+<tr><th class="l">energy</th>{{range .Cols}}<th>{{short .}}</th>{{end}}</tr>
+{{range $i, $row := .Cells}}<tr><th class="l">{{short (index $m.Rows $i)}}</th>{{range $row}}<td class="{{cell .}}">{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
+{{end}}{{end}}
+</body>
+</html>
+`))
+
+// Exported accessors for the template (verdictMatrix fields are
+// unexported to keep the type internal).
+
+// Rows are the row labels.
+func (m *verdictMatrix) Rows() []string { return m.rows }
+
+// Cols are the column labels.
+func (m *verdictMatrix) Cols() []string { return m.cols }
+
+// Cells are the verdicts, row against column.
+func (m *verdictMatrix) Cells() [][]string { return m.cells }

@@ -1,0 +1,175 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kexlab/kexlab/bench"
+)
+
+func pname(provider, alg string, size int, tr string, n int, op string) string {
+	return "PrimitiveBench.run:avgt[algorithm=" + alg + ",dataLength=" + strconv.Itoa(n) + ",keySize=" + strconv.Itoa(size) +
+		",op=" + op + ",provider=" + provider + ",transformation=" + tr + "]"
+}
+
+// providerRun is a synthetic JMH import: JDK clearly faster than BC on
+// AES-GCM, Conscrypt without AES-192, BC's default "AES" faster than its
+// GCM, and key sizes indistinguishable.
+func providerRun() *bench.Results {
+	r := &bench.Results{Source: "jmh", Energy: bench.EnergyStatus{Reason: "not measured: no RAPL"}}
+	add := func(name string, base int64, errText string) {
+		r.Schemes = append(r.Schemes, bench.SchemeInfo{Name: name, Error: errText})
+		if errText != "" {
+			return
+		}
+		for i := int64(0); i < 8; i++ {
+			r.Samples = append(r.Samples, bench.Sample{Scheme: name, Op: bench.OpFull, WallNs: base + i*(i%3)})
+		}
+	}
+	add(pname("JDK", "AES", 128, "AES/GCM/NoPadding", 100, "encrypt"), 1000, "")
+	add(pname("BC", "AES", 128, "AES/GCM/NoPadding", 100, "encrypt"), 5000, "")
+	add(pname("Conscrypt", "AES", 128, "AES/GCM/NoPadding", 100, "encrypt"), 1001, "")
+	add(pname("BC", "AES", 192, "AES/GCM/NoPadding", 100, "encrypt"), 5001, "")
+	add(pname("Conscrypt", "AES", 192, "AES/GCM/NoPadding", 100, "encrypt"), 0, "not supported: key size")
+	add(pname("BC", "AES", 128, "AES", 100, "encrypt"), 2000, "")
+	add("Other.bench:avgt", 10, "")
+	return r
+}
+
+func TestParseProviderCase(t *testing.T) {
+	c, ok := ParseProviderCase(pname("BC", "RSA", 2048, "RSA/ECB/PKCS1Padding", 100, "decrypt"))
+	if !ok || c.Provider != "BC" || c.KeySize != 2048 || c.DataLength != 100 || c.Transformation != "RSA/ECB/PKCS1Padding" || c.Default() {
+		t.Errorf("%+v %v", c, ok)
+	}
+	if c, _ := ParseProviderCase(pname("BC", "AES", 128, "AES", 100, "encrypt")); !c.Default() {
+		t.Error("AES is a default transformation")
+	}
+	for _, bad := range []string{"", "x", "a.b:avgt[provider=BC]", "a[provider=BC,algorithm=AES,keySize=x,transformation=AES,dataLength=1,op=encrypt]", "a[b]"} {
+		if _, ok := ParseProviderCase(bad); ok {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+func TestProviderTables(t *testing.T) {
+	study := ProviderStudy([]*bench.Results{providerRun()})
+	if len(study) != 1 {
+		t.Fatalf("runs %d", len(study))
+	}
+	find := func(kind, title string) ProviderTable {
+		for _, tb := range study[0].Tables {
+			if tb.Kind == kind && tb.Title == title {
+				return tb
+			}
+		}
+		t.Fatalf("no table %s %s", kind, title)
+		return ProviderTable{}
+	}
+	// Provider vs provider: all three pairs one Holm family of 3.
+	tb := find(KindProviders, "AES-128 AES/GCM/NoPadding encrypt, 100 B")
+	if len(tb.Items) != 3 || len(tb.Pairs) != 3 {
+		t.Fatalf("items %d pairs %d", len(tb.Items), len(tb.Pairs))
+	}
+	if v := tb.Verdict("JDK", "BC", false); v != "better" {
+		t.Errorf("JDK vs BC: %q", v)
+	}
+	if v := tb.Verdict("BC", "Conscrypt", false); v != "worse" {
+		t.Errorf("BC vs Conscrypt: %q", v)
+	}
+	if v := tb.Verdict("JDK", "Conscrypt", false); v != "no significant difference" {
+		t.Errorf("JDK vs Conscrypt: %q", v)
+	}
+	if len(tb.EnergyPairs) != 0 {
+		t.Error("energy compared without energy")
+	}
+	// Not supported: a row with the reason, no pair.
+	tb = find(KindProviders, "AES-192 AES/GCM/NoPadding encrypt, 100 B")
+	if len(tb.Items) != 2 || tb.Items[1].Err != "not supported: key size" || len(tb.Pairs) != 0 {
+		t.Errorf("unsupported table %+v", tb)
+	}
+	// Key sizes per provider.
+	tb = find(KindKeySizes, "BC: AES AES/GCM/NoPadding encrypt, 100 B")
+	if len(tb.Items) != 2 || tb.Items[0].Label != "128" || tb.Verdict("128", "192", false) != "no significant difference" {
+		t.Errorf("key sizes %+v", tb)
+	}
+	// Default vs recommended: the default first, compared with the others only.
+	tb = find(KindDefaults, "BC: AES-128 encrypt, 100 B")
+	if tb.Items[0].Label != "AES (default)" || tb.Verdict("AES (default)", "AES/GCM/NoPadding", false) != "better" {
+		t.Errorf("defaults %+v", tb)
+	}
+	for _, tb := range study[0].Tables {
+		if tb.Kind == KindDefaults && !tb.Items[0].Case.Default() {
+			t.Errorf("default table without default: %s", tb.Title)
+		}
+	}
+}
+
+func TestProviderReport(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	other := &bench.Results{Source: "jmh", Schemes: []bench.SchemeInfo{{Name: "x.y:avgt"}}}
+	if ok, err := ProviderReport(filepath.Join(dir, "none.html"), []*bench.Results{other}, &log); ok || err != nil {
+		t.Fatalf("no study: %v %v", ok, err)
+	}
+	if HasProviderStudy([]*bench.Results{other}) || !HasProviderStudy([]*bench.Results{providerRun()}) {
+		t.Error("HasProviderStudy")
+	}
+	html := filepath.Join(dir, "p.html")
+	if ok, err := ProviderReport(html, []*bench.Results{providerRun()}, &log); !ok || err != nil {
+		t.Fatalf("%v %v", ok, err)
+	}
+	h, _ := os.ReadFile(html)
+	txt, _ := os.ReadFile(filepath.Join(dir, "p.txt"))
+	for _, want := range []string{"provider vs provider: AES-128 AES/GCM/NoPadding encrypt, 100 B", `class="better">better`, "not supported: key size"} {
+		if !strings.Contains(string(h), want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	if !strings.Contains(string(txt), "provider vs provider — AES-128 AES/GCM/NoPadding encrypt, 100 B") || !strings.Contains(string(txt), "better") {
+		t.Errorf("text:\n%s", txt)
+	}
+	if !strings.Contains(log.String(), "p.html") {
+		t.Errorf("log %q", log.String())
+	}
+}
+
+func FuzzParseProviderCase(f *testing.F) {
+	f.Add(pname("BC", "AES", 128, "AES/GCM/NoPadding", 100, "encrypt"))
+	f.Add("a[=,=]")
+	f.Fuzz(func(t *testing.T, s string) {
+		if c, ok := ParseProviderCase(s); ok && (c.Provider == "" || c.Op == "" || c.Scheme != s) {
+			t.Fatalf("%q → %+v", s, c)
+		}
+	})
+}
+
+func TestProviderEnergy(t *testing.T) {
+	r := providerRun()
+	for i := range r.Samples {
+		// Energy opposite to time: BC cheapest.
+		e := 100.0 + float64(i%4)
+		if strings.Contains(r.Samples[i].Scheme, "provider=BC") {
+			e = 10 + float64(i%4)
+		}
+		r.Samples[i].EnergyUJ = map[string]float64{"package-0": e}
+	}
+	r.Energy = bench.EnergyStatus{Measured: true, Meter: "RAPL", Domains: []string{"package-0"}}
+	study := ProviderStudy([]*bench.Results{r})
+	for _, tb := range study[0].Tables {
+		if tb.Kind != KindProviders || tb.Title != "AES-128 AES/GCM/NoPadding encrypt, 100 B" {
+			continue
+		}
+		if tb.Items[0].Energy == nil || len(tb.EnergyPairs) != 3 {
+			t.Fatalf("energy %+v", tb)
+		}
+		if tb.Verdict("BC", "JDK", true) != "better" || tb.Verdict("BC", "JDK", false) != "worse" {
+			t.Errorf("energy %q time %q", tb.Verdict("BC", "JDK", true), tb.Verdict("BC", "JDK", false))
+		}
+		return
+	}
+	t.Fatal("table missing")
+}

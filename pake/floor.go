@@ -1,6 +1,10 @@
 package pake
 
-import "io"
+import (
+	"io"
+
+	"github.com/kexlab/kexlab/internal/floor"
+)
 
 // Floorer is implemented by schemes that can measure their primitive limit:
 // the operations that any implementation of the scheme has to perform in
@@ -19,19 +23,7 @@ type Floorer interface {
 	Floor(rand io.Reader) (*Floor, error)
 }
 
-// Floor is the primitive limit of one exchange of a scheme (both parties).
-type Floor struct {
-	// Ops lists the operations, one per entry, with their count, e.g.
-	// "2 × P-256 ScalarBaseMult" or "1 × ML-KEM-512 Encaps".
-	Ops []string
-	// Online performs, once per call, the unavoidable operations of one
-	// exchange between prepared parties (see Preparer): what an online
-	// exchange (the harness's "online" sample) cannot avoid.
-	Online func() error
-	// Password performs, once per call, the password processing that a
-	// complete exchange (NewClient and NewServer from credentials, the
-	// harness's "full" sample) pays on top of Online — scrypt, PBKDF2,
-	// the OPRF's key stretching — or is nil when there is none.
-	// Registration is not part of it.
-	Password func() error
-}
+// Floor is the primitive limit of one exchange of a scheme (both parties):
+// Ops, Online and Password (see package internal/floor, where scheme
+// packages, which cannot import pake, build it).
+type Floor = floor.Floor

@@ -164,7 +164,7 @@ func (s dragonflyScheme) Floor(rand io.Reader) (*Floor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+	return f, nil
 }
 
 // Floor returns sae.Unavoidable with the scheme's PWE derivation
@@ -174,5 +174,5 @@ func (s saeScheme) Floor(rand io.Reader) (*Floor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+	return f, nil
 }

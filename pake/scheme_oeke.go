@@ -123,5 +123,5 @@ func (s oekeScheme) Floor(rand io.Reader) (*Floor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+	return f, nil
 }

@@ -161,5 +161,5 @@ func (s paceScheme) Floor(rand io.Reader) (*Floor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Floor{Ops: f.Ops, Online: f.Online, Password: f.Password}, nil
+	return f, nil
 }

@@ -4,29 +4,13 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one login, both parties: the operations
-// any implementation of the Lyu-Liu-Han compiler over OCAKE with
-// ML-KEM-512 has to perform. Hashing (rw, Auth, sigma, the keys),
-// encodings and state handling are not in it: they are the overhead the
-// ratio exchange/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the operations of one login between a client that
-	// holds its secrets and a server that holds the record.
-	Online func() error
-	// Password is what a client that starts from its password pays on top
-	// of Online: PBKDF2 and the key generation of the record key pair from
-	// its hash. The server works from the record.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one login whose client
 // derives its secrets with the given PBKDF2 iteration count (zero:
@@ -36,7 +20,7 @@ type Floor struct {
 // the client's Decaps. The compiler: the server's Encaps to the record key
 // ek and AES-256-GCM seal of that ciphertext (psi), the client's open and
 // Decaps with the record key pair.
-func Unavoidable(rand io.Reader, iterations int) (*Floor, error) {
+func Unavoidable(rand io.Reader, iterations int) (*floor.Floor, error) {
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}
@@ -51,7 +35,7 @@ func Unavoidable(rand io.Reader, iterations int) (*Floor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Floor{
+	return &floor.Floor{
 		Ops: []string{
 			"2 × ML-KEM-512 KeyGen (ephemeral; record pair from the password hash)",
 			"1 × AES-128-CBC encryption of ek_e (E_pw)",

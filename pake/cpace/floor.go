@@ -2,25 +2,12 @@ package cpace
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one run, both parties: the operations
-// any implementation of CPace on P-256 has to perform. Encodings, the
-// transcript and ISK hashes are not in it: they are the overhead the ratio
-// run/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the operations of one run.
-	Online func() error
-	// Password is nil: CPace does no password processing beyond the
-	// generator, which Online counts.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one run, with a random
 // scalar and a valid peer element drawn from rand off the clock. Per party
@@ -28,7 +15,7 @@ type Floor struct {
 // g = encode_to_curve(generator_string(...)) of the NU suite, Y = y·g, the
 // decoding of the peer's Y and K = y·Y_peer. The generator string is built
 // off the clock: it is concatenation, and encode_to_curve hashes it.
-func Unavoidable(rand io.Reader) (*Floor, error) {
+func Unavoidable(rand io.Reader) (*floor.Floor, error) {
 	y, err := group.RandomScalar(rand)
 	if err != nil {
 		return nil, fmt.Errorf("%w: cpace: floor inputs", pakeerr.ErrRandom)
@@ -48,7 +35,7 @@ func Unavoidable(rand io.Reader) (*Floor, error) {
 		group.NewPoint().ScalarMult(y, q)
 		return nil
 	}
-	return &Floor{
+	return &floor.Floor{
 		Ops: []string{
 			"2 × P-256 encode_to_curve (XMD:SHA-256 SSWU NU)",
 			"2 × P-256 point decoding (uncompressed)",

@@ -2,27 +2,13 @@ package dragonfly
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
 )
-
-// Floor is the primitive limit of one exchange, both parties: the
-// operations any implementation of RFC 7664 on P-256 has to perform. The
-// confirms, the KDF, encodings and state handling are not in it: they are
-// the overhead the ratio exchange/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the group operations of one exchange between peers
-	// that already hold PE.
-	Online func() error
-	// Password derives PE in each of the two peers, which peers made from
-	// the password pay on top of Online.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one exchange with opts (nil:
 // the constant-time hunt), with secrets and a valid peer commit drawn from
@@ -36,7 +22,7 @@ type Floor struct {
 // password (Dragonblood, Vanhoef and Ronen 2020, shows what an early exit
 // leaks), so every round's hashing, reduction and quadratic-residue test
 // counts. Only InsecureEarlyExit, a measurement aid, makes it shorter.
-func Unavoidable(rand io.Reader, opts *Options) (*Floor, error) {
+func Unavoidable(rand io.Reader, opts *Options) (*floor.Floor, error) {
 	s, err := group.RandomScalar(rand)
 	if err != nil {
 		return nil, fmt.Errorf("%w: dragonfly: floor inputs", pakeerr.ErrRandom)
@@ -51,7 +37,7 @@ func Unavoidable(rand io.Reader, opts *Options) (*Floor, error) {
 	if opts != nil && opts.InsecureEarlyExit {
 		hunt = "hunting-and-pecking PE (INSECURE early exit)"
 	}
-	return &Floor{
+	return &floor.Floor{
 		Ops: []string{
 			"4 × P-256 ScalarMult (mask·PE, peer-scalar·PE)",
 			"2 × P-256 point decoding (x||y)",

@@ -2,26 +2,11 @@ package ocake
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one exchange, both parties: the
-// operations any implementation of OCAKE with ML-KEM-512 and AES-128-CBC
-// has to perform. The hashes (Auth, the session key), encodings and state
-// handling are not in it: they are the overhead the ratio exchange/floor
-// shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the operations of one exchange between parties that
-	// hold the password key.
-	Online func() error
-	// Password derives the password key (PBKDF2) in each of the two
-	// parties, which parties made from the password pay on top of Online.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one exchange whose parties
 // derive the password key with the given PBKDF2 iteration count (zero:
@@ -30,7 +15,7 @@ type Floor struct {
 // password (apk = E_pw(ek), the ideal cipher, here AES-128-CBC); Bob
 // decrypts it, checks ek (FIPS 203 §7.2) and encapsulates to it; Alice
 // decapsulates.
-func Unavoidable(rand io.Reader, iterations int) (*Floor, error) {
+func Unavoidable(rand io.Reader, iterations int) (*floor.Floor, error) {
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}
@@ -42,7 +27,7 @@ func Unavoidable(rand io.Reader, iterations int) (*Floor, error) {
 	m, buf := buf[:encapsSeedSize], buf[encapsSeedSize:]
 	iv, key := buf[:ivSize], buf[ivSize:]
 	clientID, serverID := []byte("alice"), []byte("bob")
-	return &Floor{
+	return &floor.Floor{
 		Ops: []string{
 			"1 × ML-KEM-512 KeyGen",
 			"1 × AES-128-CBC encryption of ek (E_pw)",

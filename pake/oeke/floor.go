@@ -2,27 +2,12 @@ package oeke
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group/modp"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one exchange, both parties: the
-// operations any implementation of OEKE in a suite has to perform. The
-// hashes (Auth, sk), encodings and state handling are not in it: they are
-// the overhead the ratio exchange/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the operations of one exchange between parties that
-	// hold the password key.
-	Online func() error
-	// Password performs the two PBKDF2 derivations of the password key,
-	// one per party, that parties made from the password pay on top of
-	// Online.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one exchange in p whose
 // parties derive the password key with the given PBKDF2 iteration count
@@ -32,7 +17,7 @@ type Floor struct {
 // the password key (the ideal cipher, here AES-128-CBC) and the client
 // decrypts it; each decodes the peer's element and raises it to its secret
 // (K = Y^x = X^y).
-func Unavoidable(rand io.Reader, p *Params, iterations int) (*Floor, error) {
+func Unavoidable(rand io.Reader, p *Params, iterations int) (*floor.Floor, error) {
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}
@@ -46,7 +31,7 @@ func Unavoidable(rand io.Reader, p *Params, iterations int) (*Floor, error) {
 	}
 	peer := p.group.public(x)
 	sid := Session{ClientID: []byte("client"), ServerID: []byte("server")}
-	return &Floor{
+	return &floor.Floor{
 		Ops: append(groupOps(p.group),
 			"1 × AES-128-CBC encryption of Y (E_pw)",
 			"1 × AES-128-CBC decryption of Y (D_pw)",

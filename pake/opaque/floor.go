@@ -2,28 +2,13 @@ package opaque
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 	"reflect"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one login, both parties: the operations
-// any implementation of OPAQUE-3DH with P256-SHA256 has to perform. The
-// OPRF's hashes, the envelope (HKDF, HMAC), the 3DH key schedule and MACs,
-// encodings and state handling are not in it: they are the overhead the
-// ratio login/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the group operations of one login.
-	Online func() error
-	// Password performs the client's key stretching function (RFC 9807
-	// §6.4.3, Stretch of the OPRF output), which the client pays at every
-	// login on top of Online, or is nil for the identity KSF.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one login whose client
 // stretches with ksf (nil: Scrypt), with scalars and valid peer elements
@@ -35,7 +20,7 @@ type Floor struct {
 //	server: decoding blinded_message, client_public_keyshare and the
 //	        record's client_public_key; oprf_key·B (BlindEvaluate);
 //	        ephemeral y·G; the three 3DH products
-func Unavoidable(rand io.Reader, ksf KSF) (*Floor, error) {
+func Unavoidable(rand io.Reader, ksf KSF) (*floor.Floor, error) {
 	s := make([]*group.Scalar, 4)
 	for i := range s {
 		var err error
@@ -81,7 +66,7 @@ func Unavoidable(rand io.Reader, ksf KSF) (*Floor, error) {
 		group.NewPoint().ScalarMult(s[1], q[2])
 		return nil
 	}
-	f := &Floor{
+	f := &floor.Floor{
 		Ops: []string{
 			"1 × P-256 hash_to_curve (XMD:SHA-256 SSWU RO)",
 			"2 × P-256 ScalarBaseMult",

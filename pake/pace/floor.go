@@ -3,28 +3,13 @@ package pace
 import (
 	"crypto/aes"
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/pace/internal/suite"
 )
-
-// Floor is the primitive limit of one PACE run, both parties: the
-// operations any implementation of ICAO 9303-11 §4.4 on P-256 has to
-// perform. The session keys (KDF), the authentication tokens (CMAC),
-// encodings and state handling are not in it: they are the overhead the
-// ratio run/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the operations of one run between parties that hold
-	// K_π.
-	Online func() error
-	// Password derives K_π (PBKDF2) in each of the two parties, which
-	// parties made from the password pay on top of Online.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one run with mapping m and
 // K_π = PBKDF2 with the given iteration count (zero: DefaultIterations),
@@ -36,7 +21,7 @@ type Floor struct {
 // ScalarMult); Integrated Mapping: G' = f_G(R(s, t)) (the AES-based
 // pseudo-random function and the point encoding) — then PK = sk·G',
 // the decoding of the peer's PK and K = sk·PK_peer.
-func Unavoidable(rand io.Reader, m Mapping, iterations int) (*Floor, error) {
+func Unavoidable(rand io.Reader, m Mapping, iterations int) (*floor.Floor, error) {
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}
@@ -73,7 +58,7 @@ func Unavoidable(rand io.Reader, m Mapping, iterations int) (*Floor, error) {
 	}
 	salt := PBKDF2Salt([]byte("chip"))
 	key := PBKDF2PasswordKey(salt, iterations)
-	return &Floor{
+	return &floor.Floor{
 		Ops: append(mappingOps(m),
 			"2 × AES-128 block (nonce z = E(K_π, s))",
 			"2 × P-256 point decoding (uncompressed, PK)",

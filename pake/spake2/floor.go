@@ -2,27 +2,13 @@ package spake2
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 	"reflect"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one exchange, both parties: the
-// operations any implementation of RFC 9382 on P-256 has to perform.
-// Encodings, the transcript hash, the key schedule and the confirmation
-// MACs are not in it: they are the overhead the ratio exchange/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the group operations of one exchange between parties
-	// that already hold w.
-	Online func() error
-	// Password performs the derivation of w from the password that each
-	// party made from credentials pays on top of Online.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one exchange whose parties
 // derive w with mhf (nil: Scrypt), with random scalars of the real sizes
@@ -31,7 +17,7 @@ type Floor struct {
 // on the fixed point M, Add), the decoding of the peer's share, w·N
 // (TableMult) and K = x·(pB − w·N) (ScalarMult); B mirrors it with M and N
 // exchanged. Password is the MHF of Section 3.2, once per party.
-func Unavoidable(rand io.Reader, mhf MHF) (*Floor, error) {
+func Unavoidable(rand io.Reader, mhf MHF) (*floor.Floor, error) {
 	x, err1 := group.RandomScalar(rand)
 	w, err2 := group.RandomScalar(rand)
 	r, err3 := group.RandomScalar(rand)
@@ -50,7 +36,7 @@ func Unavoidable(rand io.Reader, mhf MHF) (*Floor, error) {
 		group.NewPoint().TableMult(w, other).ScalarMult(x, q)
 		return nil
 	}
-	f := &Floor{
+	f := &floor.Floor{
 		Ops: []string{
 			"2 × P-256 ScalarBaseMult",
 			"4 × P-256 TableMult (M, N)",

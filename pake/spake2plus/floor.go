@@ -2,27 +2,12 @@ package spake2plus
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one exchange, both parties: the
-// operations any implementation of RFC 9383 on P-256 has to perform.
-// Encodings, the transcript hash, the key schedule and the confirmation
-// MACs are not in it: they are the overhead the ratio exchange/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the group operations of one exchange between a
-	// prover holding w0 and w1 and a verifier holding its record.
-	Online func() error
-	// Password performs the prover's PBKDF (scrypt, Section 3.2), which a
-	// prover that starts from its password pays on top of Online; the
-	// verifier works from its record.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one exchange with the
 // registered configuration (scrypt N=32768, r=8, p=1), with random scalars
@@ -33,7 +18,7 @@ type Floor struct {
 //	          shareV; shareV − w0·N (TableMult); Z = x·(...), V = w1·(...)
 //	verifier: shareV = y·P + w0·N (ScalarBaseMult, TableMult, Add); decoding
 //	          shareP; shareP − w0·M (TableMult); Z = y·(...), V = y·L
-func Unavoidable(rand io.Reader) (*Floor, error) {
+func Unavoidable(rand io.Reader) (*floor.Floor, error) {
 	s := make([]*group.Scalar, 4)
 	for i := range s {
 		var err error
@@ -63,7 +48,7 @@ func Unavoidable(rand io.Reader) (*Floor, error) {
 		return nil
 	}
 	salt := IdentitySalt([]byte("prover"), []byte("verifier"))
-	return &Floor{
+	return &floor.Floor{
 		Ops: []string{
 			"2 × P-256 ScalarBaseMult",
 			"4 × P-256 TableMult (M, N)",

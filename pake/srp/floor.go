@@ -2,25 +2,12 @@ package srp
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group/modp"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-// Floor is the primitive limit of one exchange, both parties: the
-// exponentiations any implementation of SRP-6a has to perform. The hashes
-// (k, u, x, K, M1, M2), encodings and modular products are not in it: they
-// are the overhead the ratio exchange/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the exponentiations of one exchange.
-	Online func() error
-	// Password is nil: x = H(s | H(I | ":" | P)) is a plain hash, and the
-	// client's g^x, which depends on the password, is counted in Online.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one exchange in p, with
 // exponents of the sizes a run uses and a valid peer element drawn from
@@ -33,7 +20,7 @@ type Floor struct {
 //
 // The fixed-base table of g is built once, off the clock, as any
 // implementation may.
-func Unavoidable(rand io.Reader, p *Params) (*Floor, error) {
+func Unavoidable(rand io.Reader, p *Params) (*floor.Floor, error) {
 	g := p.group
 	a, err1 := modp.RandomExponent(rand, modp.ExponentSize)
 	b, err2 := modp.RandomExponent(rand, modp.ExponentSize)
@@ -52,7 +39,7 @@ func Unavoidable(rand io.Reader, p *Params) (*Floor, error) {
 		return q, q.CheckNonTrivial()
 	}
 	bits, hbits := 8*modp.ExponentSize, 8*p.HashSize()
-	return &Floor{
+	return &floor.Floor{
 		Ops: []string{
 			fmt.Sprintf("2 × MODP-%d fixed-base Exp (%d-bit exponent: g^a, g^b)", g.BitLen(), bits),
 			fmt.Sprintf("1 × MODP-%d fixed-base Exp (%d-bit exponent: g^x)", g.BitLen(), hbits),

@@ -2,27 +2,13 @@ package sae
 
 import (
 	"fmt"
+	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
 )
-
-// Floor is the primitive limit of one SAE authentication, both stations:
-// the operations any implementation of IEEE 802.11-2020 §12.4 on group 19
-// has to perform. The confirms, the KDF, encodings and state handling are
-// not in it: they are the overhead the ratio exchange/floor shows.
-type Floor struct {
-	// Ops lists the operations as "count × operation".
-	Ops []string
-	// Online performs the group operations of one commit exchange between
-	// stations that already hold PWE.
-	Online func() error
-	// Password derives PWE in each of the two stations from the password,
-	// which stations made from credentials pay on top of Online.
-	Password func() error
-}
 
 // Unavoidable returns the primitive limit of one authentication whose
 // stations derive PWE by hash-to-element (§12.4.4.2.3: PT from the SSID
@@ -34,7 +20,7 @@ type Floor struct {
 // hunt's every round counts: the standard runs at least k = 40 rounds
 // whatever the round that found PWE, so that its time does not reveal the
 // password.
-func Unavoidable(rand io.Reader, huntAndPeck bool, opts *Options) (*Floor, error) {
+func Unavoidable(rand io.Reader, huntAndPeck bool, opts *Options) (*floor.Floor, error) {
 	s, err := group.RandomScalar(rand)
 	if err != nil {
 		return nil, fmt.Errorf("%w: sae: floor inputs", pakeerr.ErrRandom)
@@ -70,7 +56,7 @@ func Unavoidable(rand io.Reader, huntAndPeck bool, opts *Options) (*Floor, error
 	default:
 		ops = append(ops, fmt.Sprintf("2 × hunting-and-pecking PWE (%d rounds, constant time)", Iterations))
 	}
-	return &Floor{
+	return &floor.Floor{
 		Ops:    ops,
 		Online: func() error { return online(s, pwe, peer) },
 		Password: func() error {

@@ -3,9 +3,9 @@ package ace
 import (
 	"strconv"
 	"testing"
-)
 
-var benchSizes = []int{16, 64, 1024, 8192}
+	"github.com/kexlab/kexlab/wifi/lwc/internal/aeadtest"
+)
 
 // BenchmarkPermute measures one ACE permutation call (16 steps), the
 // unavoidable primitive cost: Seal of n bytes costs ceil((n+1)/8) + 5 calls
@@ -22,7 +22,7 @@ func BenchmarkPermute(b *testing.B) {
 // Seal of that many bytes without associated data needs, n/8 + 1 + 5: the
 // floor against which BenchmarkSeal and BenchmarkOpen are compared.
 func BenchmarkUnavoidable(b *testing.B) {
-	for _, n := range benchSizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			var s state
 			calls := n/Rate + 1 + 5
@@ -36,41 +36,8 @@ func BenchmarkUnavoidable(b *testing.B) {
 	}
 }
 
-func BenchmarkSeal(b *testing.B) {
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	for _, n := range benchSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			pt := make([]byte, n)
-			out := make([]byte, 0, n+TagSize)
-			b.SetBytes(int64(n))
-			for b.Loop() {
-				out = a.Seal(out[:0], nonce, pt, nil)
-			}
-		})
-	}
-}
-
-func BenchmarkOpen(b *testing.B) {
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	for _, n := range benchSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			ct := a.Seal(nil, nonce, make([]byte, n), nil)
-			out := make([]byte, 0, n)
-			b.SetBytes(int64(n))
-			for b.Loop() {
-				var err error
-				if out, err = a.Open(out[:0], nonce, ct, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 func BenchmarkSum256(b *testing.B) {
-	for _, n := range benchSizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			msg := make([]byte, n)
 			b.SetBytes(int64(n))
@@ -82,7 +49,7 @@ func BenchmarkSum256(b *testing.B) {
 }
 
 func BenchmarkHashWrite(b *testing.B) {
-	for _, n := range benchSizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			msg := make([]byte, n)
 			h := New256()

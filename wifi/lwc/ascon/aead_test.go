@@ -42,18 +42,6 @@ func TestSizes(t *testing.T) {
 	}
 }
 
-func aeadKATs(t *testing.T) []genkat.Record {
-	t.Helper()
-	recs, err := genkat.Parse(testvec.Read(t, "ascon/asconaead128-LWC_AEAD_KAT_128_128.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 1089 {
-		t.Fatalf("%d AEAD records, want 1089", len(recs))
-	}
-	return recs
-}
-
 func fields(t *testing.T, r genkat.Record, names ...string) [][]byte {
 	t.Helper()
 	out := make([][]byte, len(names))
@@ -67,116 +55,13 @@ func fields(t *testing.T, r genkat.Record, names ...string) [][]byte {
 	return out
 }
 
-// openFails checks that Open rejects ct with ErrOpen and leaves no
-// plaintext in dst's spare capacity.
-func openFails(t *testing.T, what string, key, nonce, ct, ad []byte) {
-	t.Helper()
-	a, err := New(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := bytes.Repeat([]byte{0xaa}, len(ct)+8)[:0]
-	got, err := a.Open(dst, nonce, ct, ad)
-	if !errors.Is(err, ErrOpen) || got != nil {
-		t.Errorf("%s: Open = %x, %v; want nil, ErrOpen", what, got, err)
-	}
-	for i, b := range dst[:len(ct)-TagSize] {
-		if b != 0 {
-			t.Fatalf("%s: byte %d of dst is %#x after a failed Open, want 0", what, i, b)
-		}
-	}
-}
-
-func TestAEADKAT(t *testing.T) {
-	for _, r := range aeadKATs(t) {
-		f := fields(t, r, "Key", "Nonce", "PT", "AD", "CT")
-		key, nonce, pt, ad, ct := f[0], f[1], f[2], f[3], f[4]
-		a, err := New(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, ct) {
-			t.Fatalf("Count %d: Seal = %x, want %x", r.Count, got, ct)
-		}
-		got, err := a.Open(nil, nonce, ct, ad)
-		if err != nil || !bytes.Equal(got, pt) {
-			t.Fatalf("Count %d: Open = %x, %v; want %x", r.Count, got, err, pt)
-		}
-
-		// One flipped bit of the tag, of the ciphertext body and of the
-		// associated data each make Open fail.
-		bad := bytes.Clone(ct)
-		bad[len(bad)-1-r.Count%TagSize] ^= 1 << (r.Count % 8)
-		openFails(t, "flipped tag bit", key, nonce, bad, ad)
-		if len(pt) > 0 {
-			bad := bytes.Clone(ct)
-			bad[r.Count%len(pt)] ^= 0x80 >> (r.Count % 8)
-			openFails(t, "flipped ciphertext bit", key, nonce, bad, ad)
-		}
-		if len(ad) > 0 {
-			badAD := bytes.Clone(ad)
-			badAD[r.Count%len(ad)] ^= 1 << (r.Count % 8)
-			openFails(t, "flipped AD bit", key, nonce, ct, badAD)
-		}
-	}
-}
-
-// TestAEADInPlace seals and opens in place (dst = input[:0]) and appends to
-// a non-empty dst.
-func TestAEADInPlace(t *testing.T) {
-	for _, r := range aeadKATs(t)[:300] {
-		f := fields(t, r, "Key", "Nonce", "PT", "AD", "CT")
-		key, nonce, pt, ad, ct := f[0], f[1], f[2], f[3], f[4]
-		a, _ := New(key)
-		buf := make([]byte, len(pt), len(pt)+TagSize)
-		copy(buf, pt)
-		if got := a.Seal(buf[:0], nonce, buf, ad); !bytes.Equal(got, ct) {
-			t.Fatalf("Count %d: in-place Seal = %x, want %x", r.Count, got, ct)
-		}
-		buf = bytes.Clone(ct)
-		if got, err := a.Open(buf[:0], nonce, buf, ad); err != nil || !bytes.Equal(got, pt) {
-			t.Fatalf("Count %d: in-place Open = %x, %v", r.Count, got, err)
-		}
-		prefix := []byte("prefix")
-		if got := a.Seal(bytes.Clone(prefix), nonce, pt, ad); !bytes.Equal(got, append(bytes.Clone(prefix), ct...)) {
-			t.Fatalf("Count %d: Seal does not append", r.Count)
-		}
-		if got, err := a.Open(bytes.Clone(prefix), nonce, ct, ad); err != nil || !bytes.Equal(got, append(bytes.Clone(prefix), pt...)) {
-			t.Fatalf("Count %d: Open does not append", r.Count)
-		}
-	}
-}
-
-func TestAEADErrors(t *testing.T) {
+// TestNewKeyError checks that a key of the wrong length is refused with
+// pakeerr.ErrInvalidParameter (aeadtest.TestErrors checks the rest).
+func TestNewKeyError(t *testing.T) {
 	for _, n := range []int{0, 15, 17, 32} {
 		if _, err := New(make([]byte, n)); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 			t.Errorf("New with a %d-byte key: err = %v, want ErrInvalidParameter", n, err)
 		}
-	}
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	for n := range TagSize {
-		if got, err := a.Open(nil, nonce, make([]byte, n), nil); got != nil || !errors.Is(err, ErrOpen) {
-			t.Errorf("Open of %d bytes = %x, %v; want ErrOpen", n, got, err)
-		}
-	}
-	for _, n := range []int{0, 12, 15, 17} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Seal with a %d-byte nonce did not panic", n)
-				}
-			}()
-			a.Seal(nil, make([]byte, n), nil, nil)
-		}()
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Open with a %d-byte nonce did not panic", n)
-				}
-			}()
-			a.Open(nil, make([]byte, n), make([]byte, TagSize), nil)
-		}()
 	}
 }
 

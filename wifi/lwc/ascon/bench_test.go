@@ -3,9 +3,9 @@ package ascon
 import (
 	"fmt"
 	"testing"
-)
 
-var benchSizes = []int{16, 64, 1024, 8192}
+	"github.com/kexlab/kexlab/wifi/lwc/internal/aeadtest"
+)
 
 func BenchmarkPermute(b *testing.B) {
 	var s [StateSize]byte
@@ -37,44 +37,12 @@ func BenchmarkRounds8(b *testing.B) {
 
 var sink uint64
 
-func BenchmarkSeal(b *testing.B) {
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			pt := make([]byte, n)
-			out := make([]byte, 0, n+TagSize)
-			b.SetBytes(int64(n))
-			for b.Loop() {
-				a.Seal(out, nonce, pt, nil)
-			}
-		})
-	}
-}
-
-func BenchmarkOpen(b *testing.B) {
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			ct := a.Seal(nil, nonce, make([]byte, n), nil)
-			out := make([]byte, 0, n)
-			b.SetBytes(int64(n))
-			for b.Loop() {
-				if _, err := a.Open(out, nonce, ct, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // BenchmarkUnavoidableSeal times, per size, only the permutation calls that
 // Seal of that many bytes (no associated data) must make: 2 × Ascon-p[12]
 // and ⌊n/16⌋ × Ascon-p[8]. Compare with BenchmarkSeal for the mode's
 // overhead.
 func BenchmarkUnavoidableSeal(b *testing.B) {
-	for _, n := range benchSizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var s state
 			b.SetBytes(int64(n))
@@ -91,7 +59,7 @@ func BenchmarkUnavoidableSeal(b *testing.B) {
 }
 
 func BenchmarkHash256(b *testing.B) {
-	for _, n := range benchSizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			msg := make([]byte, n)
 			b.SetBytes(int64(n))
@@ -103,7 +71,7 @@ func BenchmarkHash256(b *testing.B) {
 }
 
 func BenchmarkXOF128(b *testing.B) {
-	for _, n := range benchSizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			msg := make([]byte, n)
 			out := make([]byte, 32)
@@ -122,7 +90,7 @@ func BenchmarkXOF128(b *testing.B) {
 // must make: ⌊n/8⌋ + 1 absorbing and 3 squeezing Ascon-p[12] (the initial
 // permutation is precomputed).
 func BenchmarkUnavoidableHash256(b *testing.B) {
-	for _, n := range benchSizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var s state
 			b.SetBytes(int64(n))

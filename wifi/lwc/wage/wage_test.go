@@ -2,36 +2,11 @@ package wage
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"testing"
 
-	"github.com/kexlab/kexlab/internal/genkat"
-	"github.com/kexlab/kexlab/internal/testvec"
+	"github.com/kexlab/kexlab/wifi/lwc/internal/aeadtest"
 )
-
-// katRecords reads the WAGE known-answer file (rweather/lightweight-crypto
-// test/kat/WAGE.txt, the submission's genkat output).
-func katRecords(t testing.TB) []genkat.Record {
-	t.Helper()
-	recs, err := genkat.Parse(testvec.Read(t, "lwc/WAGE.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 1089 {
-		t.Fatalf("got %d records, want 1089", len(recs))
-	}
-	return recs
-}
-
-func field(t *testing.T, r genkat.Record, name string) []byte {
-	t.Helper()
-	v, ok := r.Get(name)
-	if !ok {
-		t.Fatalf("record %d: no %s", r.Count, name)
-	}
-	return v
-}
 
 func TestSizes(t *testing.T) {
 	// WAGE: 259-bit state of 37 stages of 7 bits, 64-bit rate, 128-bit
@@ -57,126 +32,6 @@ func TestSizes(t *testing.T) {
 	}
 	if a.NonceSize() != NonceSize || a.Overhead() != TagSize {
 		t.Errorf("NonceSize/Overhead = %d/%d", a.NonceSize(), a.Overhead())
-	}
-}
-
-func TestNewKeySize(t *testing.T) {
-	for _, n := range []int{0, 15, 17, 32} {
-		if _, err := New(make([]byte, n)); err == nil {
-			t.Errorf("New accepted a %d-byte key", n)
-		}
-	}
-}
-
-func TestKAT(t *testing.T) {
-	n := 0
-	for _, r := range katRecords(t) {
-		key, nonce := field(t, r, "Key"), field(t, r, "Nonce")
-		pt, ad, ct := field(t, r, "PT"), field(t, r, "AD"), field(t, r, "CT")
-		a, err := New(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, ct) {
-			t.Errorf("Count %d: Seal = %X, want %X", r.Count, got, ct)
-			continue
-		}
-		got, err := a.Open(nil, nonce, ct, ad)
-		if err != nil || !bytes.Equal(got, pt) {
-			t.Errorf("Count %d: Open = %X, %v", r.Count, got, err)
-			continue
-		}
-		n++
-	}
-	t.Logf("%d/1089 AEAD KATs", n)
-}
-
-// TestKATTamper flips one bit of the tag, of the ciphertext body and of
-// the associated data of every KAT: Open must fail with ErrOpen and leave
-// no plaintext in dst's capacity.
-func TestKATTamper(t *testing.T) {
-	for _, r := range katRecords(t) {
-		key, nonce := field(t, r, "Key"), field(t, r, "Nonce")
-		ad, ct := field(t, r, "AD"), field(t, r, "CT")
-		a, _ := New(key)
-		check := func(what string, ct, ad []byte) {
-			dst := make([]byte, 0, len(ct))
-			out, err := a.Open(dst, nonce, ct, ad)
-			if !errors.Is(err, ErrOpen) || out != nil {
-				t.Errorf("Count %d, %s: Open = %X, %v", r.Count, what, out, err)
-			}
-			if !bytes.Equal(dst[:cap(dst)], make([]byte, cap(dst))) {
-				t.Errorf("Count %d, %s: plaintext left in dst", r.Count, what)
-			}
-		}
-		bad := bytes.Clone(ct)
-		bad[len(bad)-1] ^= 0x01
-		check("tag", bad, ad)
-		if len(ct) > TagSize {
-			bad = bytes.Clone(ct)
-			bad[0] ^= 0x80
-			check("ciphertext", bad, ad)
-		}
-		if len(ad) > 0 {
-			badAD := bytes.Clone(ad)
-			badAD[len(badAD)/2] ^= 0x10
-			check("ad", ct, badAD)
-		}
-	}
-}
-
-func TestOpenShort(t *testing.T) {
-	a, _ := New(make([]byte, KeySize))
-	for n := range TagSize {
-		if _, err := a.Open(nil, make([]byte, NonceSize), make([]byte, n), nil); !errors.Is(err, ErrOpen) {
-			t.Errorf("Open of %d bytes: %v", n, err)
-		}
-	}
-}
-
-func TestNonceLengthPanics(t *testing.T) {
-	a, _ := New(make([]byte, KeySize))
-	for _, f := range []func(){
-		func() { a.Seal(nil, make([]byte, 12), nil, nil) },
-		func() { a.Open(nil, make([]byte, 17), make([]byte, TagSize), nil) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic for a wrong nonce length")
-				}
-			}()
-			f()
-		}()
-	}
-}
-
-// TestInPlace checks the aliasing cipher.AEAD allows: dst = plaintext[:0]
-// for Seal and dst = ciphertext[:0] for Open, and appending to a prefix.
-func TestInPlace(t *testing.T) {
-	a, _ := New(bytes.Repeat([]byte{7}, KeySize))
-	nonce := bytes.Repeat([]byte{9}, NonceSize)
-	ad := []byte("header")
-	for _, n := range []int{0, 1, 7, 8, 9, 16, 23, 100} {
-		pt := make([]byte, n, n+TagSize)
-		for i := range pt {
-			pt[i] = byte(i)
-		}
-		want := a.Seal(nil, nonce, pt, ad)
-		buf := bytes.Clone(pt)
-		buf = a.Seal(buf[:0], nonce, buf, ad)
-		if !bytes.Equal(buf, want) {
-			t.Fatalf("n=%d: in-place Seal differs", n)
-		}
-		got, err := a.Open(buf[:0], nonce, buf, ad)
-		if err != nil || !bytes.Equal(got, pt) {
-			t.Fatalf("n=%d: in-place Open = %X, %v", n, got, err)
-		}
-		prefix := []byte("prefix")
-		sealed := a.Seal(bytes.Clone(prefix), nonce, pt, ad)
-		if !bytes.Equal(sealed[:len(prefix)], prefix) || !bytes.Equal(sealed[len(prefix):], want) {
-			t.Fatalf("n=%d: Seal with a prefix", n)
-		}
 	}
 }
 
@@ -323,46 +178,12 @@ func BenchmarkPermute(b *testing.B) {
 	}
 }
 
-var sizes = []int{16, 64, 1024, 8192}
-
-func BenchmarkSeal(b *testing.B) {
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	for _, n := range sizes {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			pt := make([]byte, n)
-			out := make([]byte, 0, n+TagSize)
-			b.SetBytes(int64(n))
-			for b.Loop() {
-				a.Seal(out, nonce, pt, nil)
-			}
-		})
-	}
-}
-
-func BenchmarkOpen(b *testing.B) {
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	for _, n := range sizes {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			ct := a.Seal(nil, nonce, make([]byte, n), nil)
-			out := make([]byte, 0, n)
-			b.SetBytes(int64(n))
-			for b.Loop() {
-				if _, err := a.Open(out, nonce, ct, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // BenchmarkUnavoidable runs only the permutation calls that Seal of n
 // bytes (no associated data) must make: one for the key and nonce, two
 // for each absorption of the key (after loading and before the tag), and
 // one per 64-bit block including the padded last one.
 func BenchmarkUnavoidable(b *testing.B) {
-	for _, n := range sizes {
+	for _, n := range aeadtest.Sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			calls := 1 + 2 + n/Rate + 1 + 2
 			var s [StateSize]byte
@@ -374,60 +195,4 @@ func BenchmarkUnavoidable(b *testing.B) {
 			}
 		})
 	}
-}
-
-// FuzzOpen feeds arbitrary keys, nonces, ciphertexts and associated data
-// to Open: it must never panic, and whatever it accepts must re-seal to
-// the same ciphertext.
-func FuzzOpen(f *testing.F) {
-	f.Add(make([]byte, KeySize+NonceSize), make([]byte, TagSize), []byte{})
-	f.Add(bytes.Repeat([]byte{1}, 40), make([]byte, 30), []byte("ad"))
-	f.Fuzz(func(t *testing.T, kn, ct, ad []byte) {
-		var key, nonce [16]byte
-		copy(key[:], kn)
-		if len(kn) > KeySize {
-			copy(nonce[:], kn[KeySize:])
-		}
-		a, err := New(key[:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		pt, err := a.Open(nil, nonce[:], ct, ad)
-		if err != nil {
-			if !errors.Is(err, ErrOpen) || pt != nil {
-				t.Fatalf("Open failed with %v, %X", err, pt)
-			}
-			return
-		}
-		if !bytes.Equal(a.Seal(nil, nonce[:], pt, ad), ct) {
-			t.Fatal("accepted ciphertext does not re-seal")
-		}
-	})
-}
-
-// FuzzRoundTrip checks that Open inverts Seal and that a flipped bit is
-// rejected.
-func FuzzRoundTrip(f *testing.F) {
-	f.Add(make([]byte, KeySize+NonceSize), []byte("plaintext"), []byte("ad"), uint16(0))
-	f.Fuzz(func(t *testing.T, kn, pt, ad []byte, flip uint16) {
-		var key, nonce [16]byte
-		copy(key[:], kn)
-		if len(kn) > KeySize {
-			copy(nonce[:], kn[KeySize:])
-		}
-		a, _ := New(key[:])
-		ct := a.Seal(nil, nonce[:], pt, ad)
-		if len(ct) != len(pt)+TagSize {
-			t.Fatalf("ciphertext length %d for %d bytes", len(ct), len(pt))
-		}
-		got, err := a.Open(nil, nonce[:], ct, ad)
-		if err != nil || !bytes.Equal(got, pt) {
-			t.Fatalf("Open = %X, %v", got, err)
-		}
-		i := int(flip) % (8 * len(ct))
-		ct[i/8] ^= 1 << (i % 8)
-		if _, err := a.Open(nil, nonce[:], ct, ad); !errors.Is(err, ErrOpen) {
-			t.Fatalf("flipped bit %d accepted", i)
-		}
-	})
 }

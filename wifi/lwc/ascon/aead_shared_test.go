@@ -1,0 +1,25 @@
+package ascon
+
+import (
+	"testing"
+
+	"github.com/kexlab/kexlab/wifi/lwc/internal/aeadtest"
+)
+
+var aeadCipher = aeadtest.Cipher{New: New, ErrOpen: ErrOpen, KeySize: KeySize, NonceSize: NonceSize, TagSize: TagSize}
+
+// TestAEADKAT runs every record of ascon/asconaead128-LWC_AEAD_KAT_128_128.txt (NIST SP 800-232, Ascon-AEAD128) through
+// aeadtest.TestKATs: Seal and Open, in place and after a prefix, and
+// tampering rejected without releasing plaintext.
+func TestAEADKAT(t *testing.T) {
+	aeadtest.TestKATs(t, aeadCipher, "ascon/asconaead128-LWC_AEAD_KAT_128_128.txt", 1089)
+}
+
+// TestAEADErrors: key and nonce lengths and short ciphertexts.
+func TestAEADErrors(t *testing.T) { aeadtest.TestErrors(t, aeadCipher) }
+
+func FuzzOpen(f *testing.F)     { aeadtest.FuzzOpen(f, aeadCipher) }
+func FuzzSealOpen(f *testing.F) { aeadtest.FuzzSealOpen(f, aeadCipher) }
+
+func BenchmarkSeal(b *testing.B) { aeadtest.BenchmarkSeal(b, aeadCipher) }
+func BenchmarkOpen(b *testing.B) { aeadtest.BenchmarkOpen(b, aeadCipher) }

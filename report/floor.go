@@ -29,13 +29,11 @@ func Limits(r *bench.Results) []Limit {
 	for _, si := range r.Schemes {
 		for _, op := range []string{bench.OpFull, bench.OpOnline} {
 			fop := bench.FloorOf(op)
-			if fop == bench.OpFloorOnline && len(r.Values(si.Name, fop, bench.Wall)) == 0 {
-				fop = bench.OpFloor // the floor has no password part
-				if len(r.Values(si.Name, op, bench.Wall)) == 0 {
-					continue
-				}
-			}
 			floor := byIter(r, si.Name, fop)
+			if len(floor) == 0 && fop == bench.OpFloorOnline {
+				fop = bench.OpFloor // the floor has no password part
+				floor = byIter(r, si.Name, fop)
+			}
 			if len(floor) == 0 {
 				continue
 			}

@@ -32,9 +32,7 @@ func cmdWifi(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: no wifi command", errUsage)
 	}
 	switch args[0] {
-	case "handshake":
-		return cmdWifiRun(args[0], args[1:], stdout, stderr)
-	case "table":
+	case "handshake", "table":
 		return cmdWifiRun(args[0], args[1:], stdout, stderr)
 	case "shape":
 		return cmdWifiShape(args[1:], stderr)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/bench/stats"
+	"github.com/kexlab/kexlab/report/internal/jce"
 )
 
 // Alpha is the family-wise significance level of the pairwise comparisons.
@@ -63,6 +64,18 @@ type Pair struct {
 	Exact, Tied bool
 }
 
+// VerdictOf returns the verdict of x against y when p compares the two, in
+// either order, and false when it does not.
+func (p Pair) VerdictOf(x, y string) (stats.Verdict, bool) {
+	switch {
+	case p.A == x && p.B == y:
+		return p.Verdict, true
+	case p.A == y && p.B == x:
+		return flip(p.Verdict), true
+	}
+	return 0, false
+}
+
 // Run is the analysis of one run.
 type Run struct {
 	Label   string
@@ -96,16 +109,9 @@ func CompareRuns(runs []Run) []Across {
 			if len(a) < 2 || len(b) < 2 {
 				continue
 			}
-			x := Across{Scheme: si.Name, Run: r.Label, Baseline: base.Label,
-				Pair: Pair{A: r.Label, B: base.Label, MedA: median(a), MedB: median(b)}}
-			res, err := stats.MannWhitney(a, b, nil)
-			switch {
-			case errors.Is(err, stats.ErrAllTied):
-				res, x.Tied = stats.MWResult{P: 1}, true
-			case err != nil:
-				x.Err, res = err.Error(), stats.MWResult{P: 1}
-			}
-			x.Delta, x.P, x.ShiftNs, x.Exact = res.Delta, res.P, res.Shift, res.Exact
+			x := Across{Scheme: si.Name, Run: r.Label, Baseline: base.Label}
+			var res stats.MWResult
+			x.Pair, res = test(r.Label, base.Label, a, b)
 			out = append(out, x)
 			results = append(results, res)
 		}
@@ -121,28 +127,42 @@ func CompareRuns(runs []Run) []Across {
 	return out
 }
 
-// Analyze summarises every run. Labels are made unique.
+// Analyze summarises every run, each under its label from [Labels].
 func Analyze(runs []*bench.Results) ([]Run, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("report: no runs")
 	}
-	seen := map[string]int{}
+	labels := Labels(runs)
 	out := make([]Run, 0, len(runs))
 	for i, r := range runs {
 		if r == nil {
 			return nil, fmt.Errorf("report: run %d is nil", i)
 		}
+		out = append(out, analyzeRun(labels[i], r))
+	}
+	return out, nil
+}
+
+// Labels returns the names under which a report shows runs: each run's own
+// label, "run i" (counting from 1) for one without, made unique by
+// appending " #2", " #3", … to repeats. A nil run gets "".
+func Labels(runs []*bench.Results) []string {
+	out := make([]string, len(runs))
+	seen := map[string]int{}
+	for i, r := range runs {
+		if r == nil {
+			continue
+		}
 		label := r.Label
 		if label == "" {
 			label = "run " + strconv.Itoa(i+1)
 		}
-		seen[label]++
-		if seen[label] > 1 {
+		if seen[label]++; seen[label] > 1 {
 			label += " #" + strconv.Itoa(seen[label])
 		}
-		out = append(out, analyzeRun(label, r))
+		out[i] = label
 	}
-	return out, nil
+	return out
 }
 
 func analyzeRun(label string, r *bench.Results) Run {
@@ -165,7 +185,7 @@ func analyzeRun(label string, r *bench.Results) Run {
 		}
 		return a.Wall.Median < b.Wall.Median
 	})
-	if len(providerCases(r)) == 0 { // the provider study compares within its own tables
+	if len(jce.Cases(r)) == 0 { // the provider study (report/providers) compares within its own tables
 		run.Pairs = compare(r)
 	}
 	run.Limits = Limits(r)
@@ -258,23 +278,35 @@ func compare(r *bench.Results) []Pair {
 			samples[si.Name] = xs
 		}
 	}
-	// A is the scheme with the lower median, so verdicts read "A faster".
+	// In order of median, so that the pairs come in the order of their A.
 	sort.SliceStable(names, func(i, j int) bool { return median(samples[names[i]]) < median(samples[names[j]]) })
+	xs := make([][]float64, len(names))
+	for i, n := range names {
+		xs[i] = samples[n]
+	}
+	return Pairwise(names, xs, nil)
+}
+
+// Pairwise compares samples[i] with samples[j], for every i < j for which
+// keep (when not nil) returns true, by the two-sided Mann–Whitney U test;
+// the comparisons are one family, adjusted by Holm's method at Alpha.
+// Samples with fewer than two values are left out. labels name the
+// samples; in each pair A is the one with the lower median (the earlier
+// one on a tie).
+func Pairwise(labels []string, samples [][]float64, keep func(i, j int) bool) []Pair {
 	var pairs []Pair
 	var results []stats.MWResult
-	for i := range names {
-		for j := i + 1; j < len(names); j++ {
-			a, b := samples[names[i]], samples[names[j]]
-			p := Pair{A: names[i], B: names[j], MedA: median(a), MedB: median(b)}
-			res, err := stats.MannWhitney(a, b, nil)
-			switch {
-			case errors.Is(err, stats.ErrAllTied):
-				res, p.Tied = stats.MWResult{P: 1}, true
-			case err != nil:
-				p.Err = err.Error()
-				res = stats.MWResult{P: 1}
+	for i := range samples {
+		for j := i + 1; j < len(samples); j++ {
+			a, b := samples[i], samples[j]
+			if len(a) < 2 || len(b) < 2 || (keep != nil && !keep(i, j)) {
+				continue
 			}
-			p.Delta, p.P, p.ShiftNs, p.Exact = res.Delta, res.P, res.Shift, res.Exact
+			la, lb := labels[i], labels[j]
+			if median(b) < median(a) {
+				a, b, la, lb = b, a, lb, la
+			}
+			p, res := test(la, lb, a, b)
 			pairs = append(pairs, p)
 			results = append(results, res)
 		}
@@ -283,14 +315,29 @@ func compare(r *bench.Results) []Pair {
 		return nil
 	}
 	verdicts, adj, err := stats.Decide(results, Alpha)
-	if err != nil {
-		for i := range pairs {
-			pairs[i].Err = err.Error()
-		}
-		return pairs
-	}
 	for i := range pairs {
+		if err != nil {
+			pairs[i].Err = err.Error()
+			continue
+		}
 		pairs[i].Verdict, pairs[i].PAdj = verdicts[i], adj[i]
 	}
 	return pairs
+}
+
+// test compares sample a (named la) with b (lb) by the two-sided
+// Mann–Whitney U test; the verdict and adjusted p-value are left to the
+// family's Holm adjustment. The result is P = 1 when all values are tied
+// or the test fails.
+func test(la, lb string, a, b []float64) (Pair, stats.MWResult) {
+	p := Pair{A: la, B: lb, MedA: median(a), MedB: median(b)}
+	res, err := stats.MannWhitney(a, b, nil)
+	switch {
+	case errors.Is(err, stats.ErrAllTied):
+		res, p.Tied = stats.MWResult{P: 1}, true
+	case err != nil:
+		p.Err, res = err.Error(), stats.MWResult{P: 1}
+	}
+	p.Delta, p.P, p.ShiftNs, p.Exact = res.Delta, res.P, res.Shift, res.Exact
+	return p, res
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/bench/stats"
+	"github.com/kexlab/kexlab/report/internal/numfmt"
+	"github.com/kexlab/kexlab/report/internal/plot"
 )
 
 // Write renders the HTML report of runs to w.
@@ -81,10 +83,10 @@ func build(an []Run) view {
 		}
 		return s
 	}
-	var bal, aug, reg, online, imported, energy []dot
-	var pts []point
+	var bal, aug, reg, online, imported, energy []plot.Dot
+	var pts []plot.Point
 	for i, r := range an {
-		rv := runView{Run: r, Machine: r.Results.Machine, Color: color(i)}
+		rv := runView{Run: r, Machine: r.Results.Machine, Color: plot.Color(i)}
 		if r.Results.Energy.Measured {
 			rv.Energy = fmt.Sprintf("energy: measured with %s (%s)", r.Results.Energy.Meter, strings.Join(r.Results.Energy.Domains, ", "))
 		} else {
@@ -98,7 +100,7 @@ func build(an []Run) view {
 			if row.Err != "" {
 				continue
 			}
-			d := dot{Key: row.Scheme, Label: label(r, row.Scheme), Run: i, Mid: row.Wall.Median,
+			d := plot.Dot{Key: row.Scheme, Label: label(r, row.Scheme), Run: i, Mid: row.Wall.Median,
 				Lo: row.Wall.MedianCI.Low, Hi: row.Wall.MedianCI.High, Coverage: row.Wall.MedianCI.Level}
 			switch {
 			case !native:
@@ -116,13 +118,13 @@ func build(an []Run) view {
 				bal = append(bal, d)
 			}
 			if row.Energy != nil {
-				energy = append(energy, dot{Key: row.Scheme + " " + row.Op, Label: label(r, row.Scheme+" "+row.Op), Run: i,
+				energy = append(energy, plot.Dot{Key: row.Scheme + " " + row.Op, Label: label(r, row.Scheme+" "+row.Op), Run: i,
 					Mid: row.Energy.Median, Lo: row.Energy.MedianCI.Low, Hi: row.Energy.MedianCI.High, Coverage: row.Energy.MedianCI.Level})
 			}
 			if native && row.Op == bench.OpFull && row.Size > 0 {
-				pts = append(pts, point{Label: row.Scheme, Run: i, X: float64(row.Size), Y: row.Wall.Median})
+				pts = append(pts, plot.Point{Label: row.Scheme, Run: i, X: float64(row.Size), Y: row.Wall.Median})
 				if row.StudySize > 0 && row.StudySize != row.Size {
-					pts = append(pts, point{Label: row.Scheme + " (study accounting)", Run: i,
+					pts = append(pts, plot.Point{Label: row.Scheme + " (study accounting)", Run: i,
 						X: float64(row.StudySize), Y: row.Wall.Median, Open: true})
 				}
 			}
@@ -130,37 +132,37 @@ func build(an []Run) view {
 	}
 	v.Across = CompareRuns(an)
 	v.Agree = RankingAgreement(an)
-	add := func(title, axis string, d []dot, f func(float64) string) {
+	add := func(title, axis string, d []plot.Dot, f func(float64) string) {
 		if len(d) > 0 {
-			v.Figures = append(v.Figures, template.HTML(dotPlot(title, axis, group(d), f)))
+			v.Figures = append(v.Figures, template.HTML(plot.Dots(title, axis, group(d), f)))
 		}
 	}
-	add("Balanced schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", bal, fmtNs)
-	add("Augmented schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", aug, fmtNs)
-	add("Augmented schemes: registration (median, 95% CI)", "time per registration (log scale)", reg, fmtNs)
-	add("Online exchange, password stretching done beforehand (pake.Preparer; median, 95% CI)", "time per exchange (log scale)", online, fmtNs)
+	add("Balanced schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", bal, numfmt.Ns)
+	add("Augmented schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", aug, numfmt.Ns)
+	add("Augmented schemes: registration (median, 95% CI)", "time per registration (log scale)", reg, numfmt.Ns)
+	add("Online exchange, password stretching done beforehand (pake.Preparer; median, 95% CI)", "time per exchange (log scale)", online, numfmt.Ns)
 	// Hollow marks first, so that a filled one at the same place stays visible.
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Open && !pts[j].Open })
 	if len(pts) > 0 {
-		v.Figures = append(v.Figures, template.HTML(scatter("Time of a full exchange vs bytes on the wire",
+		v.Figures = append(v.Figures, template.HTML(plot.Scatter("Time of a full exchange vs bytes on the wire",
 			"total message bytes (filled: standard encoding; hollow: study accounting; log scale)",
-			"median time (log scale)", pts, fmtNum, fmtNs)))
+			"median time (log scale)", pts, numfmt.Num, numfmt.Ns)))
 	}
-	add("Imported benchmarks: time per operation (median, 95% CI)", "time per operation (log scale)", imported, fmtNs)
-	add("Energy (RAPL package domains, or the imported total; median, 95% CI)", "µJ (log scale)", energy, fmtNum)
+	add("Imported benchmarks: time per operation (median, 95% CI)", "time per operation (log scale)", imported, numfmt.Ns)
+	add("Energy (RAPL package domains, or the imported total; median, 95% CI)", "µJ (log scale)", energy, numfmt.Num)
 	return v
 }
 
 // group puts the dots of the same scheme from different runs next to each
 // other, in the order in which each scheme first appears.
-func group(ds []dot) []dot {
+func group(ds []plot.Dot) []plot.Dot {
 	first := map[string]int{}
 	for i, d := range ds {
 		if _, ok := first[d.Key]; !ok {
 			first[d.Key] = i
 		}
 	}
-	out := append([]dot(nil), ds...)
+	out := append([]plot.Dot(nil), ds...)
 	sort.SliceStable(out, func(i, j int) bool { return first[out[i].Key] < first[out[j].Key] })
 	return out
 }
@@ -193,7 +195,7 @@ func steps(r *bench.Results) []stepRow {
 		sort.Slice(keys, func(a, b int) bool { return keys[a].i < keys[b].i })
 		var parts []string
 		for _, k := range keys {
-			parts = append(parts, fmt.Sprintf("%s %s", k.name, fmtNs(median(vals[k]))))
+			parts = append(parts, fmt.Sprintf("%s %s", k.name, numfmt.Ns(median(vals[k]))))
 		}
 		out = append(out, stepRow{si.Name, strings.Join(parts, "; ")})
 	}
@@ -201,10 +203,10 @@ func steps(r *bench.Results) []stepRow {
 }
 
 var funcs = template.FuncMap{
-	"ns":    fmtNs,
-	"nsi":   func(v int64) string { return fmtNs(float64(v)) },
-	"num":   fmtNum,
-	"bytes": fmtBytes,
+	"ns":    numfmt.Ns,
+	"nsi":   func(v int64) string { return numfmt.Ns(float64(v)) },
+	"num":   numfmt.Num,
+	"bytes": numfmt.Bytes,
 	"pct":   func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
 	"p": func(v float64) string {
 		if v < 1e-4 {

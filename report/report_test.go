@@ -195,22 +195,6 @@ func TestCompareRuns(t *testing.T) {
 	}
 }
 
-func TestLogScaleTicks(t *testing.T) {
-	s := newLogScale(1000, 1e6, 0, 100)
-	ticks := s.ticks()
-	if len(ticks) == 0 || len(ticks) > 8 {
-		t.Fatalf("ticks %v", ticks)
-	}
-	for _, v := range ticks {
-		if x := s.at(v); x < 0 || x > 100 {
-			t.Errorf("tick %v at %v outside the axis", v, x)
-		}
-	}
-	if s.at(1000) >= s.at(1e6) {
-		t.Error("scale not increasing")
-	}
-}
-
 // FuzzWrite renders every results.json the loader accepts: no panic, and
 // the figures stay well-formed XML.
 func FuzzWrite(f *testing.F) {

@@ -13,6 +13,7 @@ import (
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/bench/importer"
 	"github.com/kexlab/kexlab/report"
+	"github.com/kexlab/kexlab/report/providers"
 )
 
 // cmdReport re-renders report.html from earlier runs: results.json files of
@@ -61,7 +62,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(runs))
-	if _, err := report.ProviderReport(strings.TrimSuffix(*out, ".html")+"-providers.html", runs, stdout); err != nil {
+	if _, err := providers.WriteFiles(strings.TrimSuffix(*out, ".html")+"-providers.html", runs, stdout); err != nil {
 		return err
 	}
 	an, err := report.Analyze(runs)

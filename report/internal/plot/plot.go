@@ -1,16 +1,19 @@
-package report
+// Package plot draws the figures of the kexlab reports as inline SVG (no
+// scripts, no external assets): dot plots of medians with their intervals
+// and log–log scatter plots, coloured by run.
+package plot
 
 import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 )
 
 // palette colours the runs of a merged report (colour-blind safe, Okabe–Ito).
 var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"}
 
-func color(run int) string { return palette[run%len(palette)] }
+// Color is the colour of run number run (from 0) in figures and legends.
+func Color(run int) string { return palette[run%len(palette)] }
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
@@ -59,39 +62,8 @@ func (s logScale) ticks() []float64 {
 	return out
 }
 
-// fmtNs formats nanoseconds with three significant digits.
-func fmtNs(ns float64) string {
-	if ns < 0 {
-		return "−" + fmtNs(-ns)
-	}
-	switch d := time.Duration(ns); {
-	case d >= time.Second:
-		return fmt.Sprintf("%.3g s", d.Seconds())
-	case d >= time.Millisecond:
-		return fmt.Sprintf("%.3g ms", ns/1e6)
-	case d >= time.Microsecond:
-		return fmt.Sprintf("%.3g µs", ns/1e3)
-	}
-	return fmt.Sprintf("%.3g ns", ns)
-}
-
-func fmtNum(v float64) string { return fmt.Sprintf("%.4g", v) }
-
-// fmtBytes formats a byte count with SI prefixes.
-func fmtBytes(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.3g GB", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.3g MB", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.3g kB", v/1e3)
-	}
-	return fmt.Sprintf("%.0f B", v)
-}
-
-// dot is one row of a dot plot: a median with its interval.
-type dot struct {
+// Dot is one row of a dot plot: a median with its interval.
+type Dot struct {
 	Key      string // what dots of different runs share (the scheme)
 	Label    string
 	Run      int
@@ -100,9 +72,9 @@ type dot struct {
 	Coverage float64
 }
 
-// dotPlot draws medians as dots with interval bars on a log axis, one row
+// Dots draws medians as dots with interval bars on a log axis, one row
 // per dot.
-func dotPlot(title, axis string, dots []dot, format func(float64) string) string {
+func Dots(title, axis string, dots []Dot, format func(float64) string) string {
 	const w, left, right, rowH, top = 760.0, 230.0, 20.0, 20.0, 34.0
 	h := top + rowH*float64(len(dots)) + 40
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -122,7 +94,7 @@ func dotPlot(title, axis string, dots []dot, format func(float64) string) string
 	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`, (left+w-right)/2, bottom+32, esc(axis))
 	for i, d := range dots {
 		y := top + rowH*float64(i) + rowH/2
-		c := color(d.Run)
+		c := Color(d.Run)
 		fmt.Fprintf(&b, `<g><title>%s: median %s, %.1f%% interval [%s, %s]</title>`,
 			esc(d.Label), esc(format(d.Mid)), 100*d.Coverage, esc(format(d.Lo)), esc(format(d.Hi)))
 		fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`, left-8, y, esc(shorten(d.Label, 34)))
@@ -146,16 +118,16 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// point is one mark of a scatter plot.
-type point struct {
+// Point is one mark of a scatter plot.
+type Point struct {
 	Label string
 	Run   int
 	X, Y  float64
 	Open  bool // hollow marker (the study accounting)
 }
 
-// scatter draws points on log–log axes, each labelled.
-func scatter(title, xAxis, yAxis string, pts []point, fx, fy func(float64) string) string {
+// Scatter draws points on log–log axes, each labelled.
+func Scatter(title, xAxis, yAxis string, pts []Point, fx, fy func(float64) string) string {
 	const w, h, left, right, top, bottom = 760.0, 420.0, 80.0, 120.0, 34.0, 50.0
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
@@ -182,12 +154,12 @@ func scatter(title, xAxis, yAxis string, pts []point, fx, fy func(float64) strin
 	fmt.Fprintf(&b, `<text x="14" y="%g" text-anchor="middle" transform="rotate(-90 14 %g)">%s</text>`, (top+h-bottom)/2, (top+h-bottom)/2, esc(yAxis))
 	for _, p := range pts {
 		x, y := sx.at(p.X), sy.at(p.Y)
-		fill := color(p.Run)
+		fill := Color(p.Run)
 		if p.Open {
 			fill = "white"
 		}
 		fmt.Fprintf(&b, `<g><title>%s: %s, %s</title><circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s"/>`,
-			esc(p.Label), esc(fx(p.X)), esc(fy(p.Y)), x, y, fill, color(p.Run))
+			esc(p.Label), esc(fx(p.X)), esc(fy(p.Y)), x, y, fill, Color(p.Run))
 		if !p.Open {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, x+6, y-4, esc(p.Label))
 		}

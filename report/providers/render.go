@@ -1,4 +1,4 @@
-package report
+package providers
 
 import (
 	"fmt"
@@ -11,14 +11,16 @@ import (
 	"time"
 
 	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/report"
+	"github.com/kexlab/kexlab/report/internal/numfmt"
 )
 
-// ProviderReport writes the provider study's tables of runs as HTML to
+// WriteFiles writes the provider study's tables of runs as HTML to
 // htmlPath and as text beside it (the same name with .txt), and says so on
 // log. It does nothing, and returns false, when no run holds provider-study
 // benchmarks.
-func ProviderReport(htmlPath string, runs []*bench.Results, log io.Writer) (bool, error) {
-	study := ProviderStudy(runs)
+func WriteFiles(htmlPath string, runs []*bench.Results, log io.Writer) (bool, error) {
+	study := Study(runs)
 	if len(study) == 0 {
 		return false, nil
 	}
@@ -28,8 +30,8 @@ func ProviderReport(htmlPath string, runs []*bench.Results, log io.Writer) (bool
 	txtPath := strings.TrimSuffix(htmlPath, filepath.Ext(htmlPath)) + ".txt"
 	for _, f := range []struct {
 		path  string
-		write func(io.Writer, []ProviderRun) error
-	}{{htmlPath, writeProvidersHTML}, {txtPath, writeProvidersText}} {
+		write func(io.Writer, []Run) error
+	}{{htmlPath, writeHTML}, {txtPath, writeText}} {
 		w, err := os.Create(f.path)
 		if err != nil {
 			return false, err
@@ -50,9 +52,9 @@ func ProviderReport(htmlPath string, runs []*bench.Results, log io.Writer) (bool
 	return true, nil
 }
 
-// WriteProvidersText writes the provider study's tables of runs as text.
-func WriteProvidersText(w io.Writer, runs []*bench.Results) error {
-	return writeProvidersText(w, ProviderStudy(runs))
+// WriteText writes the provider study's tables of runs as text.
+func WriteText(w io.Writer, runs []*bench.Results) error {
+	return writeText(w, Study(runs))
 }
 
 // shortName abbreviates long provider names in table headers.
@@ -63,11 +65,11 @@ func shortName(s string) string {
 	return s
 }
 
-func writeProvidersText(w io.Writer, study []ProviderRun) error {
+func writeText(w io.Writer, study []Run) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, r := range study {
 		fmt.Fprintf(tw, "JCE provider study — run %s (%s)\n", r.Label, r.Energy)
-		fmt.Fprintf(tw, "Verdicts: row against column, two-sided Mann–Whitney U, Holm-adjusted within each table, α = %g.\n", Alpha)
+		fmt.Fprintf(tw, "Verdicts: row against column, two-sided Mann–Whitney U, Holm-adjusted within each table, α = %g.\n", report.Alpha)
 		for _, t := range r.Tables {
 			fmt.Fprintf(tw, "\n%s — %s\n", t.Kind, t.Title)
 			fmt.Fprintf(tw, "\tn\tmedian\t95%% CI of median\tenergy median (µJ)\n")
@@ -78,10 +80,10 @@ func writeProvidersText(w io.Writer, study []ProviderRun) error {
 				}
 				e := "not measured"
 				if it.Energy != nil {
-					e = fmtNum(it.Energy.Median)
+					e = numfmt.Num(it.Energy.Median)
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%s\t[%s, %s]\t%s\n", shortName(it.Label), it.N, fmtNs(it.Wall.Median),
-					fmtNs(it.Wall.MedianCI.Low), fmtNs(it.Wall.MedianCI.High), e)
+				fmt.Fprintf(tw, "%s\t%d\t%s\t[%s, %s]\t%s\n", shortName(it.Label), it.N, numfmt.Ns(it.Wall.Median),
+					numfmt.Ns(it.Wall.MedianCI.Low), numfmt.Ns(it.Wall.MedianCI.High), e)
 			}
 			if err := tw.Flush(); err != nil { // the matrix has its own columns
 				return err
@@ -126,7 +128,7 @@ type verdictMatrix struct {
 // matrix returns the verdicts between the measured items of t (for
 // default-vs-recommended tables: the default's row only), or nil when
 // there are none.
-func (t ProviderTable) matrix(energy bool) *verdictMatrix {
+func (t Table) matrix(energy bool) *verdictMatrix {
 	pairs := t.Pairs
 	if energy {
 		pairs = t.EnergyPairs
@@ -141,7 +143,7 @@ func (t ProviderTable) matrix(energy bool) *verdictMatrix {
 		}
 	}
 	m := &verdictMatrix{rows: labels, cols: labels}
-	if t.Kind == KindDefaults {
+	if t.Kind == DefaultVsRecommended {
 		m.rows, m.cols = labels[:1], labels[1:]
 	}
 	for _, a := range m.rows {
@@ -163,31 +165,33 @@ func (t ProviderTable) matrix(energy bool) *verdictMatrix {
 	return m
 }
 
-func writeProvidersHTML(w io.Writer, study []ProviderRun) error {
+func writeHTML(w io.Writer, study []Run) error {
 	type tableView struct {
-		ProviderTable
+		Table
 		Time, Energy *verdictMatrix
 	}
 	type runView struct {
-		ProviderRun
+		Run
 		Tables []tableView
 	}
 	v := struct {
 		Generated string
 		Alpha     float64
 		Runs      []runView
-	}{Generated: time.Now().UTC().Format(time.RFC3339), Alpha: Alpha}
+	}{Generated: time.Now().UTC().Format(time.RFC3339), Alpha: report.Alpha}
 	for _, r := range study {
-		rv := runView{ProviderRun: r}
+		rv := runView{Run: r}
 		for _, t := range r.Tables {
 			rv.Tables = append(rv.Tables, tableView{t, t.matrix(false), t.matrix(true)})
 		}
 		v.Runs = append(v.Runs, rv)
 	}
-	return providersPage.Execute(w, v)
+	return page.Execute(w, v)
 }
 
-var providersPage = template.Must(template.New("providers").Funcs(funcs).Funcs(template.FuncMap{
+var page = template.Must(template.New("providers").Funcs(template.FuncMap{
+	"ns":    numfmt.Ns,
+	"num":   numfmt.Num,
 	"short": shortName,
 	"cell": func(s string) string {
 		switch s {

@@ -1,4 +1,4 @@
-package report
+package providers
 
 import (
 	"bytes"
@@ -40,37 +40,22 @@ func providerRun() *bench.Results {
 	return r
 }
 
-func TestParseProviderCase(t *testing.T) {
-	c, ok := ParseProviderCase(pname("BC", "RSA", 2048, "RSA/ECB/PKCS1Padding", 100, "decrypt"))
-	if !ok || c.Provider != "BC" || c.KeySize != 2048 || c.DataLength != 100 || c.Transformation != "RSA/ECB/PKCS1Padding" || c.Default() {
-		t.Errorf("%+v %v", c, ok)
-	}
-	if c, _ := ParseProviderCase(pname("BC", "AES", 128, "AES", 100, "encrypt")); !c.Default() {
-		t.Error("AES is a default transformation")
-	}
-	for _, bad := range []string{"", "x", "a.b:avgt[provider=BC]", "a[provider=BC,algorithm=AES,keySize=x,transformation=AES,dataLength=1,op=encrypt]", "a[b]"} {
-		if _, ok := ParseProviderCase(bad); ok {
-			t.Errorf("%q parsed", bad)
-		}
-	}
-}
-
-func TestProviderTables(t *testing.T) {
-	study := ProviderStudy([]*bench.Results{providerRun()})
+func TestTables(t *testing.T) {
+	study := Study([]*bench.Results{providerRun()})
 	if len(study) != 1 {
 		t.Fatalf("runs %d", len(study))
 	}
-	find := func(kind, title string) ProviderTable {
+	find := func(kind, title string) Table {
 		for _, tb := range study[0].Tables {
 			if tb.Kind == kind && tb.Title == title {
 				return tb
 			}
 		}
 		t.Fatalf("no table %s %s", kind, title)
-		return ProviderTable{}
+		return Table{}
 	}
 	// Provider vs provider: all three pairs one Holm family of 3.
-	tb := find(KindProviders, "AES-128 AES/GCM/NoPadding encrypt, 100 B")
+	tb := find(ProviderVsProvider, "AES-128 AES/GCM/NoPadding encrypt, 100 B")
 	if len(tb.Items) != 3 || len(tb.Pairs) != 3 {
 		t.Fatalf("items %d pairs %d", len(tb.Items), len(tb.Pairs))
 	}
@@ -87,39 +72,39 @@ func TestProviderTables(t *testing.T) {
 		t.Error("energy compared without energy")
 	}
 	// Not supported: a row with the reason, no pair.
-	tb = find(KindProviders, "AES-192 AES/GCM/NoPadding encrypt, 100 B")
+	tb = find(ProviderVsProvider, "AES-192 AES/GCM/NoPadding encrypt, 100 B")
 	if len(tb.Items) != 2 || tb.Items[1].Err != "not supported: key size" || len(tb.Pairs) != 0 {
 		t.Errorf("unsupported table %+v", tb)
 	}
 	// Key sizes per provider.
-	tb = find(KindKeySizes, "BC: AES AES/GCM/NoPadding encrypt, 100 B")
+	tb = find(KeySizeVsKeySize, "BC: AES AES/GCM/NoPadding encrypt, 100 B")
 	if len(tb.Items) != 2 || tb.Items[0].Label != "128" || tb.Verdict("128", "192", false) != "no significant difference" {
 		t.Errorf("key sizes %+v", tb)
 	}
 	// Default vs recommended: the default first, compared with the others only.
-	tb = find(KindDefaults, "BC: AES-128 encrypt, 100 B")
+	tb = find(DefaultVsRecommended, "BC: AES-128 encrypt, 100 B")
 	if tb.Items[0].Label != "AES (default)" || tb.Verdict("AES (default)", "AES/GCM/NoPadding", false) != "better" {
 		t.Errorf("defaults %+v", tb)
 	}
 	for _, tb := range study[0].Tables {
-		if tb.Kind == KindDefaults && !tb.Items[0].Case.Default() {
+		if tb.Kind == DefaultVsRecommended && !tb.Items[0].Case.Default() {
 			t.Errorf("default table without default: %s", tb.Title)
 		}
 	}
 }
 
-func TestProviderReport(t *testing.T) {
+func TestWriteFiles(t *testing.T) {
 	dir := t.TempDir()
 	var log bytes.Buffer
 	other := &bench.Results{Source: "jmh", Schemes: []bench.SchemeInfo{{Name: "x.y:avgt"}}}
-	if ok, err := ProviderReport(filepath.Join(dir, "none.html"), []*bench.Results{other}, &log); ok || err != nil {
+	if ok, err := WriteFiles(filepath.Join(dir, "none.html"), []*bench.Results{other}, &log); ok || err != nil {
 		t.Fatalf("no study: %v %v", ok, err)
 	}
-	if HasProviderStudy([]*bench.Results{other}) || !HasProviderStudy([]*bench.Results{providerRun()}) {
-		t.Error("HasProviderStudy")
+	if Has([]*bench.Results{other}) || !Has([]*bench.Results{providerRun()}) {
+		t.Error("Has")
 	}
 	html := filepath.Join(dir, "p.html")
-	if ok, err := ProviderReport(html, []*bench.Results{providerRun()}, &log); !ok || err != nil {
+	if ok, err := WriteFiles(html, []*bench.Results{providerRun()}, &log); !ok || err != nil {
 		t.Fatalf("%v %v", ok, err)
 	}
 	h, _ := os.ReadFile(html)
@@ -137,17 +122,7 @@ func TestProviderReport(t *testing.T) {
 	}
 }
 
-func FuzzParseProviderCase(f *testing.F) {
-	f.Add(pname("BC", "AES", 128, "AES/GCM/NoPadding", 100, "encrypt"))
-	f.Add("a[=,=]")
-	f.Fuzz(func(t *testing.T, s string) {
-		if c, ok := ParseProviderCase(s); ok && (c.Provider == "" || c.Op == "" || c.Scheme != s) {
-			t.Fatalf("%q → %+v", s, c)
-		}
-	})
-}
-
-func TestProviderEnergy(t *testing.T) {
+func TestEnergy(t *testing.T) {
 	r := providerRun()
 	for i := range r.Samples {
 		// Energy opposite to time: BC cheapest.
@@ -158,9 +133,9 @@ func TestProviderEnergy(t *testing.T) {
 		r.Samples[i].EnergyUJ = map[string]float64{"package-0": e}
 	}
 	r.Energy = bench.EnergyStatus{Measured: true, Meter: "RAPL", Domains: []string{"package-0"}}
-	study := ProviderStudy([]*bench.Results{r})
+	study := Study([]*bench.Results{r})
 	for _, tb := range study[0].Tables {
-		if tb.Kind != KindProviders || tb.Title != "AES-128 AES/GCM/NoPadding encrypt, 100 B" {
+		if tb.Kind != ProviderVsProvider || tb.Title != "AES-128 AES/GCM/NoPadding encrypt, 100 B" {
 			continue
 		}
 		if tb.Items[0].Energy == nil || len(tb.EnergyPairs) != 3 {

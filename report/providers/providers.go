@@ -1,0 +1,261 @@
+// Package providers renders the JCE provider study (jvm/, issue 6): it
+// rebuilds the comparison tables of Montenegro, Pinto and Fuentes, "What
+// do software developers need to know to build secure energy-efficient
+// Android applications?" (IEEE Access, 2018) from JMH results. For each
+// primitive and key size, provider against provider; for each provider,
+// key size against key size; and the provider's default transformation
+// (e.g. Cipher.getInstance("AES")) against the recommended ones.
+//
+// Every table is one family of two-sided Mann–Whitney U tests adjusted by
+// Holm's method at α = 0.05 with Cliff's delta for the direction
+// ([report.Pairwise]), on the samples the seed study's outlier rule keeps
+// ([report.Kept]), like the rest of the report; energy gets its own family
+// where it was measured. The study itself used Wilcoxon rank-sum tests
+// (the same test) per table at α = 0.05 without adjustment.
+//
+// The tables are written as a self-contained HTML page and as text beside
+// it ([WriteFiles]); `kexlab report` writes them next to report.html when
+// a run holds provider-study benchmarks, which package report leaves out
+// of its all-pairs comparison.
+package providers
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/bench/stats"
+	"github.com/kexlab/kexlab/report"
+	"github.com/kexlab/kexlab/report/internal/jce"
+)
+
+// Case is one benchmark of the provider study, identified by the JMH
+// parameters the importer puts into its name
+// ("Class.method:mode[algorithm=…,dataLength=…,keySize=…,op=…,provider=…,transformation=…]").
+// Its Default method reports whether the case uses a provider's default
+// transformation: a cipher requested by its algorithm name alone.
+type Case = jce.Case
+
+// Table kinds.
+const (
+	ProviderVsProvider   = "provider vs provider"
+	KeySizeVsKeySize     = "key size vs key size"
+	DefaultVsRecommended = "default vs recommended transformation"
+)
+
+// Item is one row of a comparison table: a benchmark and its summary, or
+// why it has none ("not supported: …").
+type Item struct {
+	Label  string // provider, key size or transformation
+	Case   Case
+	N      int
+	Wall   stats.Summary
+	Energy *stats.Summary // µJ per operation; nil when not measured
+	Err    string
+}
+
+// Table is one comparison: items and their pairwise verdicts.
+type Table struct {
+	Kind  string
+	Title string // what is held fixed, e.g. "AES-128 AES/GCM/NoPadding encrypt, 100 B"
+	Items []Item
+	// Pairs on wall time (A is the item with the lower median) and, where
+	// measured, on energy: each slice one Holm family.
+	Pairs, EnergyPairs []report.Pair
+}
+
+// Run holds the provider study tables of one run.
+type Run struct {
+	Label  string // as package report labels the run ([report.Labels])
+	Energy string // the run's energy status, as the report states it
+	Tables []Table
+}
+
+// Study builds the comparison tables of every run that holds
+// provider-study benchmarks; runs without any are left out.
+func Study(runs []*bench.Results) []Run {
+	var out []Run
+	labels := report.Labels(runs)
+	for i, r := range runs {
+		if r == nil {
+			continue
+		}
+		cases := jce.Cases(r)
+		if len(cases) == 0 {
+			continue
+		}
+		out = append(out, Run{Label: labels[i], Energy: energyLine(r), Tables: tables(r, cases)})
+	}
+	return out
+}
+
+// Has reports whether any run holds provider-study benchmarks.
+func Has(runs []*bench.Results) bool {
+	for _, r := range runs {
+		if r != nil && len(jce.Cases(r)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func energyLine(r *bench.Results) string {
+	if r.Energy.Measured {
+		return "energy measured: " + r.Energy.Meter + " (" + strings.Join(r.Energy.Domains, ", ") + ")"
+	}
+	if strings.HasPrefix(r.Energy.Reason, "not measured") {
+		return "energy " + r.Energy.Reason
+	}
+	return "energy not measured: " + r.Energy.Reason
+}
+
+// sigFamily is the transformation as grouped across key sizes: ECDSA
+// hashes with SHA-256 on P-256 and SHA-384 on P-384.
+func sigFamily(c Case) string {
+	if strings.HasSuffix(c.Transformation, "withECDSA") {
+		return "ECDSA (SHA-256 on P-256, SHA-384 on P-384)"
+	}
+	return c.Transformation
+}
+
+// tables groups the cases three ways; tables come in a stable order
+// (kind, then title).
+func tables(r *bench.Results, cases []Case) []Table {
+	type group struct {
+		kind, title string
+		items       []Case
+	}
+	groups := map[string]*group{}
+	var order []string
+	put := func(kind, title string, c Case) {
+		k := kind + "\x00" + title
+		g, ok := groups[k]
+		if !ok {
+			g = &group{kind: kind, title: title}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.items = append(g.items, c)
+	}
+	for _, c := range cases {
+		size := c.Algorithm + "-" + strconv.Itoa(c.KeySize)
+		data := fmt.Sprintf(", %d B", c.DataLength)
+		if c.Op == "keygen" {
+			data = ""
+		}
+		put(ProviderVsProvider, size+" "+c.Transformation+" "+c.Op+data, c)
+		put(KeySizeVsKeySize, c.Provider+": "+c.Algorithm+" "+sigFamily(c)+" "+c.Op+data, c)
+		if c.Op == "encrypt" || c.Op == "decrypt" {
+			put(DefaultVsRecommended, c.Provider+": "+size+" "+c.Op+data, c)
+		}
+	}
+	var out []Table
+	for _, k := range order {
+		g := groups[k]
+		t := Table{Kind: g.kind, Title: g.title}
+		defaultOnly := false
+		switch g.kind {
+		case ProviderVsProvider:
+			sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].Provider < g.items[j].Provider })
+		case KeySizeVsKeySize:
+			sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].KeySize < g.items[j].KeySize })
+		case DefaultVsRecommended:
+			sort.SliceStable(g.items, func(i, j int) bool {
+				a, b := g.items[i], g.items[j]
+				if a.Default() != b.Default() {
+					return a.Default()
+				}
+				return a.Transformation < b.Transformation
+			})
+			if !g.items[0].Default() {
+				continue // no default transformation of this algorithm
+			}
+			defaultOnly = true
+		}
+		if len(g.items) < 2 {
+			continue
+		}
+		for _, c := range g.items {
+			t.Items = append(t.Items, item(r, c, g.kind))
+		}
+		t.Pairs = itemPairs(r, t.Items, bench.Wall, defaultOnly)
+		t.EnergyPairs = itemPairs(r, t.Items, bench.Energy, defaultOnly)
+		out = append(out, t)
+	}
+	kindRank := map[string]int{ProviderVsProvider: 0, KeySizeVsKeySize: 1, DefaultVsRecommended: 2}
+	sort.SliceStable(out, func(i, j int) bool { return kindRank[out[i].Kind] < kindRank[out[j].Kind] })
+	return out
+}
+
+func item(r *bench.Results, c Case, kind string) Item {
+	it := Item{Case: c}
+	switch kind {
+	case ProviderVsProvider:
+		it.Label = c.Provider
+	case KeySizeVsKeySize:
+		it.Label = strconv.Itoa(c.KeySize)
+	default:
+		it.Label = c.Transformation
+		if c.Default() {
+			it.Label += " (default)"
+		}
+	}
+	wall := report.Kept(r.Values(c.Scheme, bench.OpFull, bench.Wall))
+	it.N = len(wall)
+	if si, _ := r.Scheme(c.Scheme); len(wall) == 0 && si.Error != "" {
+		it.Err = si.Error
+		return it
+	}
+	s, err := stats.Summarize(wall)
+	if err != nil {
+		it.Err = err.Error()
+		return it
+	}
+	it.Wall = s
+	if e := r.Values(c.Scheme, bench.OpFull, bench.Energy); len(e) >= 2 {
+		if s, err := stats.Summarize(report.Kept(e)); err == nil {
+			it.Energy = &s
+		}
+	}
+	return it
+}
+
+// itemPairs compares the measured items on f pairwise (or, with
+// defaultOnly, the first item, the default transformation, against each
+// other one) as one Holm family.
+func itemPairs(r *bench.Results, items []Item, f func(bench.Sample) (float64, bool), defaultOnly bool) []report.Pair {
+	labels := make([]string, len(items))
+	samples := make([][]float64, len(items))
+	for i, it := range items {
+		labels[i] = it.Label
+		if it.Err == "" {
+			samples[i] = report.Kept(r.Values(it.Case.Scheme, bench.OpFull, f))
+		}
+	}
+	var keep func(i, j int) bool
+	if defaultOnly {
+		keep = func(i, j int) bool { return i == 0 }
+	}
+	return report.Pairwise(labels, samples, keep)
+}
+
+// Verdict returns the verdict of item a against item b in t on wall time
+// (energy with e): "better" when a is significantly faster, "worse",
+// "no significant difference", or "" when the pair was not compared.
+func (t Table) Verdict(a, b string, e bool) string {
+	pairs := t.Pairs
+	if e {
+		pairs = t.EnergyPairs
+	}
+	for _, p := range pairs {
+		if p.Err != "" {
+			continue
+		}
+		if v, ok := p.VerdictOf(a, b); ok {
+			return v.String()
+		}
+	}
+	return ""
+}

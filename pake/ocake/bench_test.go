@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"testing"
+	"time"
 )
 
 // The benchmarks run at two PBKDF2 iteration counts: the default, where
@@ -106,6 +107,41 @@ func BenchmarkUnavoidable(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkRatio interleaves one exchange (runOnce) and one floor
+// (Unavoidable's Password, then Online: the KEM after PBKDF2, as in the
+// exchange) per iteration, so that both see the same machine load, and
+// reports each side's time and full/floor. Separate runs of
+// BenchmarkFullRun and BenchmarkUnavoidable on a shared machine can
+// differ by more than the exchange's overhead (see Unavoidable).
+func BenchmarkRatio(b *testing.B) {
+	for _, it := range benchIterations {
+		b.Run(benchName(it), func(b *testing.B) {
+			f, err := Unavoidable(rand.Reader, it)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var full, fl time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				runOnce(b, it)
+				t1 := time.Now()
+				if err := f.Password(); err != nil {
+					b.Fatal(err)
+				}
+				if err := f.Online(); err != nil {
+					b.Fatal(err)
+				}
+				full += t1.Sub(t0)
+				fl += time.Since(t1)
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(full.Nanoseconds())/n, "full-ns/op")
+			b.ReportMetric(float64(fl.Nanoseconds())/n, "floor-ns/op")
+			b.ReportMetric(float64(full)/float64(fl), "full/floor")
 		})
 	}
 }

@@ -37,7 +37,7 @@ class VectorTest {
         Providers.install();
     }
 
-    /** RFC 4231, 4.8: "This is a test using a larger than block-size key and a larger than block-size data. ..." */
+    /** RFC 4231, section 4.8 (test case 7) data: "This is a test using a larger than block-size key and a larger than block-size data. ..." */
     static final String CASE7 = "5468697320697320612074657374207573696e672061206c6172676572207468616e20626c6f636b2d73697a"
             + "65206b657920616e642061206c6172676572207468616e20626c6f636b2d73697a6520646174612e20546865206b6579"
             + "206e6565647320746f20626520686173686564206265666f7265206265696e6720757365642062792074686520484d41"
@@ -45,7 +45,7 @@ class VectorTest {
 
     /** {algorithm, key, data, tag}. */
     static final String[][] RFC = {
-        // RFC 4231, 4.2 (test case 1): key 0x0b x 20, "Hi There".
+        // RFC 4231, section 4.2 (test case 1): key 0x0b x 20, "Hi There".
         {"HmacSHA256", "0b".repeat(20), "4869205468657265",
             "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"},
         {"HmacSHA384", "0b".repeat(20), "4869205468657265",
@@ -53,25 +53,26 @@ class VectorTest {
         {"HmacSHA512", "0b".repeat(20), "4869205468657265",
             "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
                 + "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854"},
-        // 4.3 (case 2): "Jefe", "what do ya want for nothing?".
+        // RFC 4231, section 4.3 (test case 2): "Jefe", "what do ya want for nothing?".
         {"HmacSHA256", "4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
         {"HmacSHA512", "4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
             "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554"
                 + "9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"},
-        // 4.4 (case 3): key 0xaa x 20, data 0xdd x 50.
+        // RFC 4231, section 4.4 (test case 3): key 0xaa x 20, data 0xdd x 50.
         {"HmacSHA256", "aa".repeat(20), "dd".repeat(50),
             "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"},
         {"HmacSHA512", "aa".repeat(20), "dd".repeat(50),
             "fa73b0089d56a284efb0f0756c890be9b1b5dbdd8ee81a3655f83e33b2279d39"
                 + "bf3e848279a722c806b485a47e67c807b946a337bee8942674278859e13292fb"},
-        // 4.5 (case 4): key 0x01..0x19, data 0xcd x 50.
+        // RFC 4231, section 4.5 (test case 4): key 0x01..0x19, data 0xcd x 50.
         {"HmacSHA256", "0102030405060708090a0b0c0d0e0f10111213141516171819", "cd".repeat(50),
             "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"},
         {"HmacSHA512", "0102030405060708090a0b0c0d0e0f10111213141516171819", "cd".repeat(50),
             "b0ba465637458c6990e5a8c5f61d4af7e576d97ff94b872de76f8050361ee3db"
                 + "a91ca5c11aa25eb4d679275cc5788063a5f19741120c4f2de2adebeb10a298dd"},
-        // 4.7 (case 6): key 0xaa x 131, "Test Using Larger Than Block-Size Key - Hash Key First".
+        // RFC 4231, section 4.7 (test case 6): key 0xaa x 131,
+        // "Test Using Larger Than Block-Size Key - Hash Key First".
         {"HmacSHA256", "aa".repeat(131),
             "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6579204669727374",
             "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"},
@@ -79,17 +80,20 @@ class VectorTest {
             "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6579204669727374",
             "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f352"
                 + "6b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598"},
-        // 4.8 (case 7): key 0xaa x 131, a larger than block-size message.
+        // RFC 4231, section 4.8 (test case 7): key 0xaa x 131, a larger than block-size message.
         {"HmacSHA256", "aa".repeat(131), CASE7,
             "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"},
         {"HmacSHA512", "aa".repeat(131), CASE7,
             "e37b6a775dc87dbaa4dfa9f96e5e3ffddebd71f8867289865df5a32d20cdc944"
                 + "b6022cac3c4982b10d5eeb55c3e4de15134676fb6de0446065c97440fa8c6a58"},
-        // RFC 2202, 2 (HMAC-MD5) and 3 (HMAC-SHA-1), test cases 1 and 2.
+        // RFC 2202, section 2 (HMAC-MD5), test_case 1: key 0x0b x 16, "Hi There".
         {"HmacMD5", "0b".repeat(16), "4869205468657265", "9294727a3638bb1c13f48ef8158bfc9d"},
+        // RFC 2202, section 2 (HMAC-MD5), test_case 2: "Jefe", "what do ya want for nothing?".
         {"HmacMD5", "4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
             "750c783e6ab0b503eaa86e310a5db738"},
+        // RFC 2202, section 3 (HMAC-SHA-1), test_case 1: key 0x0b x 20, "Hi There".
         {"HmacSHA1", "0b".repeat(20), "4869205468657265", "b617318655057264e28bc0b6fb378c8ef146be00"},
+        // RFC 2202, section 3 (HMAC-SHA-1), test_case 2: "Jefe", "what do ya want for nothing?".
         {"HmacSHA1", "4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
             "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"},
     };

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,17 +12,39 @@ import (
 	"github.com/kexlab/kexlab/wg/keysource/tpm"
 )
 
+// cmdWGKey provisions keys, one action per call:
+//
+//	-out FILE                 a new random key file
+//	-p11-import-kek FILE      the shared AES-256 KEK (a key file) into a token
+//	-p11-generate             a new HMAC key in a token
+//	-p11-export FILE          that key, wrapped under the KEK, to a file
+//	-p11-import FILE          a wrapped key into another token
+//	-tpm-import FILE          a key file into a TPM, writing -tpm-blob
+//	-kcv                      the key check value of the selected key source
+//
+// The PIN comes from -p11-pin-file or -p11-pin-env, never from argv.
 func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wg key", stderr)
 	out := fs.String("out", "", "write a new random key to this file (mode 0600)")
+	importKEK := fs.String("p11-import-kek", "", "import this key file (e.g. made with -out) into the token as the AES-256 KEK -p11-kek; give both peers' tokens the same file")
 	generate := fs.Bool("p11-generate", false, "generate the HMAC key -p11-key in the token (extractable only wrapped)")
 	export := fs.String("p11-export", "", "export -p11-key wrapped under the KEK -p11-kek to this file")
 	imp := fs.String("p11-import", "", "import a wrapped key file as -p11-key, unwrapping under -p11-kek")
 	kek := fs.String("p11-kek", "wg-kek", "label of the shared key-encryption key")
 	tpmImport := fs.String("tpm-import", "", "import this key file into the TPM (-tpm) and write the blob to -tpm-blob")
+	kcv := fs.Bool("kcv", false, "print the key check value (16 hex digits) of the key of -key-file, -p11-* or -tpm/-tpm-blob; equal values mean equal keys")
 	sf := addSourceFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	n := 0
+	for _, set := range []bool{*out != "", *importKEK != "", *generate, *export != "", *imp != "", *tpmImport != "", *kcv} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return fmt.Errorf("%w: give one of -out, -p11-import-kek, -p11-generate, -p11-export, -p11-import, -tpm-import or -kcv", errUsage)
 	}
 	switch {
 	case *out != "":
@@ -30,77 +53,137 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", *out)
 		return nil
-	case *generate || *export != "" || *imp != "":
-		t, err := p11.OpenToken(sf.p11Config())
+	case *kcv:
+		src, err := openKeySource(sf)
 		if err != nil {
 			return err
 		}
-		defer t.Close()
-		switch {
-		case *generate:
-			if err := t.GenerateKey(*sf.p11Key); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "generated %q in token %q\n", *sf.p11Key, *sf.p11Token)
-		case *export != "":
-			w, err := t.Export(*sf.p11Key, *kek)
-			if err != nil {
-				return err
-			}
-			b, err := w.MarshalText()
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(*export, append(b, '\n'), 0o600); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "wrote the wrapped key to %s\n", *export)
-		default:
-			b, err := os.ReadFile(*imp)
-			if err != nil {
-				return err
-			}
-			var w p11.Wrapped
-			if err := w.UnmarshalText(trimNL(b)); err != nil {
-				return err
-			}
-			if err := t.Import(*sf.p11Key, *kek, w); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "imported %q into token %q\n", *sf.p11Key, *sf.p11Token)
+		defer src.Close()
+		v, err := keysource.CheckValue(src)
+		if err != nil {
+			return err
 		}
+		fmt.Fprintln(stdout, v)
 		return nil
 	case *tpmImport != "":
-		if *sf.tpmDev == "" || *sf.tpmBlob == "" {
-			return fmt.Errorf("%w: -tpm-import needs -tpm and -tpm-blob", errUsage)
-		}
-		raw, err := keysource.ReadSecretFile(*tpmImport)
-		if err != nil {
-			return err
-		}
-		defer clear(raw)
-		key := make([]byte, 33)
-		defer clear(key)
-		n, err := base64.StdEncoding.Strict().Decode(key, trimNL(raw))
-		if err != nil || n != keysource.KeySize {
-			return fmt.Errorf("%w: %s", keysource.ErrKeyFile, *tpmImport)
-		}
-		t, err := tpm.OpenTransport(*sf.tpmDev)
-		if err != nil {
-			return err
-		}
-		defer t.Close()
-		blob, err := tpm.ImportKey(t, key[:n])
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(*sf.tpmBlob, blob, 0o600); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "wrote the TPM key blob to %s\n", *sf.tpmBlob)
-		return nil
+		return tpmImportKey(*tpmImport, sf, stdout)
 	}
-	return fmt.Errorf("%w: give -out, -p11-generate, -p11-export, -p11-import or -tpm-import", errUsage)
+
+	// The PKCS#11 provisioning actions.
+	if *sf.p11Module == "" || *sf.p11Token == "" {
+		return fmt.Errorf("%w: PKCS#11 actions need -p11-module and -p11-token", errUsage)
+	}
+	t, err := p11.OpenToken(sf.p11Config())
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	switch {
+	case *importKEK != "":
+		key, err := readKeyFile(*importKEK)
+		if err != nil {
+			return err
+		}
+		defer clear(key)
+		if err := t.ImportKEK(*kek, key); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "imported the KEK %q into token %q\n", *kek, *sf.p11Token)
+	case *generate:
+		if err := t.GenerateKey(*sf.p11Key); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "generated %q in token %q\n", *sf.p11Key, *sf.p11Token)
+	case *export != "":
+		w, err := t.Export(*sf.p11Key, *kek)
+		if err != nil {
+			return err
+		}
+		b, err := w.MarshalText()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*export, append(b, '\n'), 0o600); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote the wrapped key to %s\n", *export)
+	default:
+		b, err := os.ReadFile(*imp)
+		if err != nil {
+			return err
+		}
+		var w p11.Wrapped
+		if err := w.UnmarshalText(trimNL(b)); err != nil {
+			return fmt.Errorf("%s: %w", *imp, err)
+		}
+		if err := t.Import(*sf.p11Key, *kek, w); err != nil {
+			if errors.Is(err, keysource.ErrDevice) {
+				return fmt.Errorf("cannot unwrap %s under the KEK %q (a different KEK, or a corrupted file): %w", *imp, *kek, err)
+			}
+			return err
+		}
+		fmt.Fprintf(stdout, "imported %q into token %q\n", *sf.p11Key, *sf.p11Token)
+	}
+	return nil
+}
+
+// openKeySource opens the one key source the flags select.
+func openKeySource(sf sourceFlags) (keysource.Source, error) {
+	file, pk, tp := *sf.keyFile != "", *sf.p11Module != "", *sf.tpmDev != ""
+	switch {
+	case file && !pk && !tp:
+		return keysource.OpenFile(*sf.keyFile)
+	case pk && !file && !tp:
+		return p11.Open(sf.p11Config())
+	case tp && !file && !pk:
+		if *sf.tpmBlob == "" {
+			return nil, fmt.Errorf("%w: -tpm needs -tpm-blob", errUsage)
+		}
+		return tpm.OpenFile(*sf.tpmDev, *sf.tpmBlob)
+	}
+	return nil, fmt.Errorf("%w: select one key source: -key-file, -p11-module (with -p11-token, -p11-key, -p11-pin-file or -p11-pin-env) or -tpm with -tpm-blob", errUsage)
+}
+
+func tpmImportKey(path string, sf sourceFlags, stdout io.Writer) error {
+	if *sf.tpmDev == "" || *sf.tpmBlob == "" {
+		return fmt.Errorf("%w: -tpm-import needs -tpm and -tpm-blob", errUsage)
+	}
+	key, err := readKeyFile(path)
+	if err != nil {
+		return err
+	}
+	defer clear(key)
+	t, err := tpm.OpenTransport(*sf.tpmDev)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	blob, err := tpm.ImportKey(t, key)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*sf.tpmBlob, blob, 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote the TPM key blob to %s\n", *sf.tpmBlob)
+	return nil
+}
+
+// readKeyFile reads a key file (32 bytes in base64, mode 0600; see
+// keysource.CreateKeyFile). The caller clears the result.
+func readKeyFile(path string) ([]byte, error) {
+	raw, err := keysource.ReadSecretFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer clear(raw)
+	key := make([]byte, base64.StdEncoding.DecodedLen(len(raw)))
+	n, err := base64.StdEncoding.Strict().Decode(key, trimNL(raw))
+	if err != nil || n != keysource.KeySize {
+		clear(key)
+		return nil, fmt.Errorf("%w: %s does not hold a 32-byte key in base64", keysource.ErrKeyFile, path)
+	}
+	return key[:n], nil
 }
 
 func trimNL(b []byte) []byte {

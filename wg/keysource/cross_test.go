@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kexlab/kexlab/internal/hsmtest"
 	"github.com/kexlab/kexlab/internal/keywrap"
 	"github.com/kexlab/kexlab/wg/keysource"
-	"github.com/kexlab/kexlab/wg/keysource/internal/kstest"
 	"github.com/kexlab/kexlab/wg/keysource/p11"
 	"github.com/kexlab/kexlab/wg/keysource/tpm"
 )
@@ -19,8 +19,8 @@ import (
 // give the same output for the same inputs, equal to HMAC-SHA256 computed
 // on the unwrapped key.
 func TestSameKeySamePSK(t *testing.T) {
-	h := kstest.NewSoftHSM(t, "peerA", "peerB")
-	dev := kstest.SWTPM(t, false)
+	h := hsmtest.NewSoftHSM(t, "peerA", "peerB")
+	dev := hsmtest.SWTPM(t, false)
 	kek := bytes.Repeat([]byte{0xee}, 32)
 
 	cfg := func(label string) p11.Config {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kexlab/kexlab/wg/keysource/internal/kstest"
+	"github.com/kexlab/kexlab/internal/hsmtest"
 )
 
 func writeKey(t *testing.T, key []byte) string {
@@ -24,7 +24,7 @@ func writeKey(t *testing.T, key []byte) string {
 }
 
 func TestFileWycheproof(t *testing.T) {
-	for _, v := range kstest.Wycheproof(t) {
+	for _, v := range hsmtest.Wycheproof(t) {
 		s, err := OpenFile(writeKey(t, v.Key))
 		if err != nil {
 			t.Fatal(err)

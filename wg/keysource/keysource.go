@@ -17,9 +17,13 @@
 // Inputs are limited to MaxInputLen bytes, the TPM2_HMAC buffer size
 // (MAX_DIGEST_BUFFER), for every source alike, so that no input can be
 // accepted by one source and refused by another.
+//
+// CheckValue gives a short public fingerprint of K, computed by the source
+// itself, so that operators can confirm that two peers hold the same key.
 package keysource
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 )
@@ -74,4 +78,38 @@ func CheckInput(input []byte) error {
 		return fmt.Errorf("%w: %d", ErrInputTooLong, len(input))
 	}
 	return nil
+}
+
+// CheckValueInput is the input of CheckValue. It is distinct from every
+// input package wg derives a PSK from: those all start with "kexlab-wg v1 "
+// followed by "timestamp", "hash ratchet seed", "hardware ratchet" or
+// "fresh", and this one continues with "key check value" and ends there,
+// so it differs from each of them at the 14th byte.
+const CheckValueInput = "kexlab-wg v1 key check value"
+
+// CheckValueSize is the size of a key check value in bytes.
+const CheckValueSize = 8
+
+// CheckValue returns the key check value of src's key K: the first
+// CheckValueSize bytes of Derive(CheckValueInput) =
+// HMAC-SHA256(K, "kexlab-wg v1 key check value"), as 16 lowercase hex
+// digits. The source computes it, so a hardware key never leaves the
+// device.
+//
+// Two sources with the same key give the same value; sources with
+// different keys give different values except with probability 2^-64.
+// As HMAC-SHA256 is a pseudorandom function, the value reveals nothing
+// useful about K beyond this equality: it is one PRF output on an input
+// that is never a PSK input, so it tells nothing about any PSK either. It
+// may be shown, logged and compared over an unauthenticated channel. It
+// does let anyone test guesses of K offline, which is no concern for a
+// random 256-bit K (CreateKeyFile, p11's GenerateKey) but would be for a
+// key derived from a password.
+func CheckValue(src Source) (string, error) {
+	out, err := src.Derive([]byte(CheckValueInput))
+	defer clear(out[:])
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(out[:CheckValueSize]), nil
 }

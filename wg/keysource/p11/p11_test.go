@@ -12,12 +12,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kexlab/kexlab/internal/hsmtest"
 	"github.com/kexlab/kexlab/internal/keywrap"
 	"github.com/kexlab/kexlab/wg/keysource"
-	"github.com/kexlab/kexlab/wg/keysource/internal/kstest"
 )
 
-func token(t *testing.T, h *kstest.SoftHSM, label string) *Token {
+func token(t *testing.T, h *hsmtest.SoftHSM, label string) *Token {
 	t.Helper()
 	tok, err := OpenToken(Config{Module: h.Module, TokenLabel: label, PINFile: h.PINFile})
 	if err != nil {
@@ -27,7 +27,7 @@ func token(t *testing.T, h *kstest.SoftHSM, label string) *Token {
 	return tok
 }
 
-func open(t *testing.T, h *kstest.SoftHSM, tokenLabel, keyLabel string) *Source {
+func open(t *testing.T, h *hsmtest.SoftHSM, tokenLabel, keyLabel string) *Source {
 	t.Helper()
 	s, err := Open(Config{Module: h.Module, TokenLabel: tokenLabel, KeyLabel: keyLabel, PINFile: h.PINFile})
 	if err != nil {
@@ -48,10 +48,10 @@ func hmacSHA256(key, msg []byte) []byte {
 // RFC 4231's test cases 6 and 7 (131-byte keys; SoftHSM2 refuses the
 // shorter keys of the other cases).
 func TestVectors(t *testing.T) {
-	h := kstest.NewSoftHSM(t, "vec")
+	h := hsmtest.NewSoftHSM(t, "vec")
 	tok := token(t, h, "vec")
 	tok.ephemeral = true // session objects: creating 160 token objects takes seconds
-	vs := append(kstest.RFC4231(32, 1024), kstest.Wycheproof(t)...)
+	vs := append(hsmtest.RFC4231(32, 1024), hsmtest.Wycheproof(t)...)
 	for i, v := range vs {
 		label := fmt.Sprintf("k%d", i)
 		if err := tok.ImportKey(label, v.Key); err != nil {
@@ -76,7 +76,7 @@ func TestVectors(t *testing.T) {
 // and a software unwrap of the exported blob (internal/keywrap, RFC 5649
 // or RFC 3394) give the same HMAC.
 func TestWrapExportImport(t *testing.T) {
-	h := kstest.NewSoftHSM(t, "peerA", "peerB")
+	h := hsmtest.NewSoftHSM(t, "peerA", "peerB")
 	kek := bytes.Repeat([]byte{0x4b}, 32)
 	a, b := token(t, h, "peerA"), token(t, h, "peerB")
 	for _, tok := range []*Token{a, b} {
@@ -152,7 +152,7 @@ func TestWrapExportImport(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	h := kstest.NewSoftHSM(t, "tok")
+	h := hsmtest.NewSoftHSM(t, "tok")
 	tok := token(t, h, "tok")
 	if err := tok.ImportKey("k", make([]byte, 32)); err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func TestErrors(t *testing.T) {
 	c.PINEnv = "KEXLAB_TEST_PIN"
 	t.Setenv("KEXLAB_TEST_PIN", "000000")
 	check("wrong PIN", c, keysource.ErrPIN)
-	t.Setenv("KEXLAB_TEST_PIN", kstest.PIN)
+	t.Setenv("KEXLAB_TEST_PIN", hsmtest.PIN)
 	check("PIN from the environment", c, nil)
 	c.PINFile = h.PINFile
 	check("PINFile and PINEnv", c, keysource.ErrPIN)
@@ -214,7 +214,7 @@ func TestErrors(t *testing.T) {
 // TestConcurrent runs Derive from several goroutines on one session and on
 // two sources sharing the module and the login.
 func TestConcurrent(t *testing.T) {
-	h := kstest.NewSoftHSM(t, "c")
+	h := hsmtest.NewSoftHSM(t, "c")
 	key := bytes.Repeat([]byte{9}, 32)
 	if err := token(t, h, "c").ImportKey("k", key); err != nil {
 		t.Fatal(err)
@@ -267,7 +267,7 @@ func FuzzWrapped(f *testing.F) {
 }
 
 func BenchmarkDeriveSoftHSM(b *testing.B) {
-	h := kstest.NewSoftHSM(b, "bench")
+	h := hsmtest.NewSoftHSM(b, "bench")
 	tok, err := OpenToken(Config{Module: h.Module, TokenLabel: "bench", PINFile: h.PINFile})
 	if err != nil {
 		b.Fatal(err)

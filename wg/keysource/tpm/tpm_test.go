@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kexlab/kexlab/internal/hsmtest"
 	"github.com/kexlab/kexlab/wg/keysource"
-	"github.com/kexlab/kexlab/wg/keysource/internal/kstest"
 )
 
 func importKey(t testing.TB, dev string, key []byte) []byte {
@@ -31,9 +31,9 @@ func importKey(t testing.TB, dev string, key []byte) []byte {
 // TPM2_HMAC against the tag: RFC 4231 test cases 1–4 (keys of 4 to 25
 // bytes) and Wycheproof's 32-byte-key cases.
 func TestVectors(t *testing.T) {
-	dev := kstest.SWTPM(t, false)
-	vs := kstest.RFC4231(1, 128)
-	vs = append(vs, kstest.Wycheproof(t)...)
+	dev := hsmtest.SWTPM(t, false)
+	vs := hsmtest.RFC4231(1, 128)
+	vs = append(vs, hsmtest.Wycheproof(t)...)
 	for _, v := range vs {
 		s, err := Open(dev, importKey(t, dev, v.Key))
 		if err != nil {
@@ -53,7 +53,7 @@ func TestVectors(t *testing.T) {
 // TestTCPAndBlobFile runs the TCP transport, a blob stored in a file, and a
 // source reopened after the first was closed (a restarted daemon).
 func TestTCPAndBlobFile(t *testing.T) {
-	dev := kstest.SWTPM(t, true)
+	dev := hsmtest.SWTPM(t, true)
 	key := bytes.Repeat([]byte{0x42}, 32)
 	p := filepath.Join(t.TempDir(), "key.tpm")
 	if err := os.WriteFile(p, importKey(t, dev, key), 0o600); err != nil {
@@ -85,7 +85,7 @@ func TestTCPAndBlobFile(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	dev := kstest.SWTPM(t, false)
+	dev := hsmtest.SWTPM(t, false)
 	blob := importKey(t, dev, make([]byte, 32))
 	if _, err := Open(filepath.Join(t.TempDir(), "nosock"), blob); !errors.Is(err, keysource.ErrTokenNotFound) {
 		t.Errorf("missing device: %v", err)
@@ -94,7 +94,7 @@ func TestErrors(t *testing.T) {
 		t.Errorf("missing socket: %v", err)
 	}
 	// A blob of another TPM does not load.
-	other := kstest.SWTPM(t, false)
+	other := hsmtest.SWTPM(t, false)
 	if _, err := Open(other, blob); !errors.Is(err, keysource.ErrKeyNotFound) {
 		t.Errorf("blob of another TPM: %v", err)
 	}
@@ -118,7 +118,7 @@ func FuzzParseBlob(f *testing.F) {
 }
 
 func BenchmarkDeriveSWTPM(b *testing.B) {
-	dev := kstest.SWTPM(b, false)
+	dev := hsmtest.SWTPM(b, false)
 	s, err := Open(dev, importKey(b, dev, make([]byte, 32)))
 	if err != nil {
 		b.Fatal(err)

@@ -1,11 +1,13 @@
-// Package kstest starts the real key-source back ends the tests use — a
+// Package hsmtest starts the real key-source back ends the tests use — a
 // SoftHSM2 token and a swtpm TPM 2.0 emulator — and loads the HMAC test
 // vectors shared by the key-source tests.
+//
+// It is shared by the tests of wg/keysource/... and of cmd/kexlab.
 //
 // A test that needs a tool calls Need: without the tool it skips with a
 // message naming scripts/wg-test-deps.sh, or fails when the environment
 // sets KEXLAB_REQUIRE_HSM=1 (as `make test` does).
-package kstest
+package hsmtest
 
 import (
 	"encoding/hex"
@@ -34,7 +36,11 @@ var SoftHSMModules = []string{
 
 func missing(t testing.TB, what string) {
 	t.Helper()
-	msg := fmt.Sprintf("%s not available; run scripts/wg-test-deps.sh (or make hsm) to install it", what)
+	skipOrFail(t, fmt.Sprintf("%s not available; run scripts/wg-test-deps.sh (or make hsm) to install it", what))
+}
+
+func skipOrFail(t testing.TB, msg string) {
+	t.Helper()
 	if os.Getenv(RequireEnv) == "1" {
 		t.Fatalf("%s=1: %s", RequireEnv, msg)
 	}
@@ -62,9 +68,13 @@ type SoftHSM struct {
 
 // NewSoftHSM writes a SoftHSM2 configuration with a token directory under
 // t.TempDir, points SOFTHSM2_CONF at it (so the test must not be parallel),
-// and initialises one token per label with user PIN PIN.
+// and initialises one token per label with user PIN PIN. In a build
+// without cgo, where package p11 cannot load a module, it skips (or fails).
 func NewSoftHSM(t testing.TB, labels ...string) *SoftHSM {
 	t.Helper()
+	if !cgoEnabled {
+		skipOrFail(t, "built without cgo: PKCS#11 needs cgo")
+	}
 	Need(t, "softhsm2-util")
 	mod := ""
 	for _, m := range SoftHSMModules {

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kexlab/kexlab/internal/hsmtest"
+)
+
+var kcvLine = regexp.MustCompile(`^[0-9a-f]{16}\n$`)
+
+// wgKey runs `kexlab wg key args...`, which must succeed, and returns its
+// standard output.
+func wgKey(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errOut := runCLI(append([]string{"wg", "key"}, args...)...)
+	if code != 0 {
+		t.Fatalf("wg key %q: exit %d\n%s%s", args, code, out, errOut)
+	}
+	return out
+}
+
+// wgKeyFails runs `kexlab wg key args...`, which must fail with exit
+// status 1 and a message on standard error containing want, and leave
+// standard output empty.
+func wgKeyFails(t *testing.T, name, want string, args ...string) {
+	t.Helper()
+	code, out, errOut := runCLI(append([]string{"wg", "key"}, args...)...)
+	t.Logf("%s: %s", name, strings.TrimSpace(errOut))
+	if code != 1 || out != "" || !strings.Contains(errOut, want) {
+		t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 and a message containing %q", name, code, out, errOut, want)
+	}
+	if strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine") {
+		t.Errorf("%s: %s", name, errOut)
+	}
+	if strings.Contains(errOut, hsmtest.PIN) {
+		t.Errorf("%s: the PIN appears in the message %q", name, errOut)
+	}
+}
+
+// kcvOf returns HMAC-SHA256(key, "kexlab-wg v1 key check value")
+// truncated to 8 bytes, in hex: the key check value as documented, computed
+// with crypto/hmac from the key in a key file.
+func kcvOf(t *testing.T, keyFile string) string {
+	t.Helper()
+	b, err := os.ReadFile(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil || len(key) != 32 {
+		t.Fatalf("key file %s: %v", keyFile, err)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("kexlab-wg v1 key check value"))
+	return hex.EncodeToString(m.Sum(nil)[:8]) + "\n"
+}
+
+// TestWGKeyP11 provisions one key into two SoftHSM2 tokens through the
+// CLI, as two peers' operators would: the same KEK file into both tokens,
+// a key generated in token A, exported wrapped and imported into token B.
+// The key check values of A and B must match and differ from another
+// key's; wrong PINs, labels and wrapped files must fail cleanly.
+func TestWGKeyP11(t *testing.T) {
+	h := hsmtest.NewSoftHSM(t, "peerA", "peerB")
+	dir := t.TempDir()
+	tok := func(label string, more ...string) []string {
+		return append([]string{"-p11-module", h.Module, "-p11-token", label, "-p11-pin-file", h.PINFile}, more...)
+	}
+	kek := filepath.Join(dir, "kek.key")
+	wgKey(t, "-out", kek)
+	for _, label := range []string{"peerA", "peerB"} {
+		if out := wgKey(t, tok(label, "-p11-import-kek", kek)...); !strings.Contains(out, `imported the KEK "wg-kek"`) {
+			t.Errorf("import-kek output %q", out)
+		}
+	}
+	wgKey(t, tok("peerA", "-p11-generate")...)
+	wrapped := filepath.Join(dir, "wg-psk.wrapped")
+	wgKey(t, tok("peerA", "-p11-export", wrapped)...)
+	if st, err := os.Stat(wrapped); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("wrapped file: %v %v", err, st)
+	}
+	wgKey(t, tok("peerB", "-p11-import", wrapped)...)
+
+	kcvA := wgKey(t, tok("peerA", "-kcv")...)
+	kcvB := wgKey(t, tok("peerB", "-kcv")...)
+	if !kcvLine.MatchString(kcvA) || kcvA != kcvB {
+		t.Fatalf("key check values: token A %q, token B %q", kcvA, kcvB)
+	}
+	t.Setenv("KEXLAB_TEST_PIN", hsmtest.PIN)
+	if v := wgKey(t, "-kcv", "-p11-module", h.Module, "-p11-token", "peerB", "-p11-pin-env", "KEXLAB_TEST_PIN"); v != kcvA {
+		t.Errorf("key check value with the PIN from the environment: %q, want %q", v, kcvA)
+	}
+	wgKey(t, tok("peerA", "-p11-generate", "-p11-key", "other")...)
+	if v := wgKey(t, tok("peerA", "-kcv", "-p11-key", "other")...); !kcvLine.MatchString(v) || v == kcvA {
+		t.Errorf("another key's check value %q, first key's %q", v, kcvA)
+	}
+
+	// Error paths.
+	badPIN := filepath.Join(dir, "badpin")
+	if err := os.WriteFile(badPIN, []byte("000000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wgKeyFails(t, "wrong PIN", "PIN missing or refused",
+		"-kcv", "-p11-module", h.Module, "-p11-token", "peerA", "-p11-pin-file", badPIN)
+	wgKeyFails(t, "wrong PIN (provisioning)", "PIN missing or refused",
+		"-p11-generate", "-p11-key", "x", "-p11-module", h.Module, "-p11-token", "peerA", "-p11-pin-file", badPIN)
+	wgKeyFails(t, "missing token", `no token labelled "peerC"`, tok("peerC", "-kcv")...)
+	wgKeyFails(t, "missing key", `labelled "nope"`, tok("peerA", "-kcv", "-p11-key", "nope")...)
+	wgKeyFails(t, "export of a missing key", `labelled "nope"`, tok("peerA", "-p11-export", filepath.Join(dir, "x"), "-p11-key", "nope")...)
+	wgKeyFails(t, "generate over an existing key", "already exists", tok("peerA", "-p11-generate")...)
+
+	text, err := os.ReadFile(wrapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flip one bit of the wrapped data: the text parses, the unwrap's
+	// integrity check fails.
+	fields := strings.Fields(string(text))
+	data, err := base64.StdEncoding.DecodeString(fields[len(fields)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[5] ^= 0x10
+	fields[len(fields)-1] = base64.StdEncoding.EncodeToString(data)
+	corrupt := filepath.Join(dir, "corrupt.wrapped")
+	if err := os.WriteFile(corrupt, []byte(strings.Join(fields, " ")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wgKeyFails(t, "corrupted wrapped key", "cannot unwrap", tok("peerB", "-p11-import", corrupt, "-p11-key", "k2")...)
+	garbage := filepath.Join(dir, "garbage.wrapped")
+	if err := os.WriteFile(garbage, []byte("kexlab-wg-wrapped-key v1 aes-kwp !!!\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wgKeyFails(t, "malformed wrapped key", "malformed wrapped key", tok("peerB", "-p11-import", garbage, "-p11-key", "k3")...)
+	wgKeyFails(t, "import under a missing KEK", `labelled "nokek"`, tok("peerB", "-p11-import", wrapped, "-p11-key", "k4", "-p11-kek", "nokek")...)
+	wgKeyFails(t, "KEK that is not a key file", "bad key file", tok("peerA", "-p11-import-kek", garbage, "-p11-kek", "k5")...)
+	// None of the failed imports left a key behind.
+	for _, label := range []string{"k2", "k3", "k4"} {
+		wgKeyFails(t, "key of a failed import", "key not found", tok("peerB", "-kcv", "-p11-key", label)...)
+	}
+}
+
+// TestWGKeyTPM imports a key file into swtpm through the CLI and checks
+// that the key check value computed by the TPM equals the one computed
+// from the key file, and the documented definition.
+func TestWGKeyTPM(t *testing.T) {
+	dev := hsmtest.SWTPM(t, false)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "wg.key")
+	blob := filepath.Join(dir, "wg.blob")
+	wgKey(t, "-out", key)
+	wgKey(t, "-tpm-import", key, "-tpm", dev, "-tpm-blob", blob)
+	viaTPM := wgKey(t, "-kcv", "-tpm", dev, "-tpm-blob", blob)
+	viaFile := wgKey(t, "-kcv", "-key-file", key)
+	if want := kcvOf(t, key); viaTPM != want || viaFile != want {
+		t.Fatalf("key check value via the TPM %q, via the file %q, want %q", viaTPM, viaFile, want)
+	}
+
+	other := filepath.Join(dir, "other.key")
+	wgKey(t, "-out", other)
+	if v := wgKey(t, "-kcv", "-key-file", other); v == viaFile {
+		t.Errorf("two random keys have the check value %q", v)
+	}
+
+	notKey := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notKey, []byte("not a key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blob2 := filepath.Join(dir, "bad.blob")
+	wgKeyFails(t, "tpm-import of a non-key file", "bad key file", "-tpm-import", notKey, "-tpm", dev, "-tpm-blob", blob2)
+	if _, err := os.Stat(blob2); !os.IsNotExist(err) {
+		t.Errorf("a failed import left %s: %v", blob2, err)
+	}
+	wgKeyFails(t, "kcv of a non-blob", "malformed key blob", "-kcv", "-tpm", dev, "-tpm-blob", notKey)
+	wgKeyFails(t, "kcv with no TPM there", "token not found", "-kcv", "-tpm", "unix:"+filepath.Join(dir, "no.sock"), "-tpm-blob", blob)
+	wgKeyFails(t, "kcv of a non-key file", "bad key file", "-kcv", "-key-file", notKey)
+}
+
+// TestWGKeyFlags checks the command line: the PIN has no flag (it comes
+// from a file or the environment only) and bad combinations are usage
+// errors.
+func TestWGKeyFlags(t *testing.T) {
+	code, _, help := runCLI("wg", "key", "-h")
+	if code != 0 {
+		t.Fatalf("wg key -h: exit %d", code)
+	}
+	flags := regexp.MustCompile(`(?m)^\s+-([\w-]+)`).FindAllStringSubmatch(help, -1)
+	if len(flags) < 10 {
+		t.Fatalf("could not read the flags from:\n%s", help)
+	}
+	for _, f := range flags {
+		name := f[1]
+		if strings.Contains(strings.ToLower(name), "pin") && name != "p11-pin-file" && name != "p11-pin-env" {
+			t.Errorf("flag -%s may take a PIN on the command line", name)
+		}
+	}
+	for _, f := range []string{"kcv", "p11-import-kek", "p11-pin-file", "p11-pin-env"} {
+		if !strings.Contains(help, "-"+f) {
+			t.Errorf("no flag -%s", f)
+		}
+	}
+	dir := t.TempDir()
+	key := filepath.Join(dir, "k")
+	for _, args := range [][]string{
+		{"-kcv", "-p11-pin", hsmtest.PIN},
+		{"-kcv", "-pin", hsmtest.PIN},
+		{},
+		{"-kcv"},
+		{"-kcv", "-key-file", key, "-tpm", "unix:/nonexistent"},
+		{"-kcv", "-tpm", "unix:/nonexistent"},
+		{"-out", key, "-kcv"},
+		{"-p11-generate"},
+		{"-tpm-import", key},
+	} {
+		code, out, errOut := runCLI(append([]string{"wg", "key"}, args...)...)
+		if code != 2 || out != "" || errOut == "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want a usage error", args, code, out, errOut)
+		}
+	}
+	if _, err := os.Stat(key); !os.IsNotExist(err) {
+		t.Errorf("a refused command line wrote %s", key)
+	}
+}

@@ -11,9 +11,11 @@ const wgUsage = `usage: kexlab wg <command> [flags]
 
 commands:
   demo   two in-process WireGuard peers (wireguard-go on netstack) with a file
-         key: prints each PSK rotation and an echo through the tunnel
+         key: prints each PSK rotation and an echo through the tunnel (-mode)
   bench  latency of one Derive per key source and of one PSK update per mode
-  key    create a key file, a PKCS#11 key (generate/export/import) or a TPM blob
+         (-results FILE for kexlab report)
+  key    provision keys: a key file, a PKCS#11 key (KEK import, generate,
+         export, import), a TPM blob; -kcv prints a key check value
   run    the rotator daemon: kexlab wg run -config FILE
 `
 
@@ -58,7 +60,7 @@ func addSourceFlags(fs interface {
 		pin:       fs.String("p11-pin-file", "", "file (mode 0600) holding the user PIN"),
 		pinEnv:    fs.String("p11-pin-env", "", "environment variable holding the user PIN"),
 		tpmDev:    fs.String("tpm", "", "TPM device (/dev/tpmrm0, unix:PATH or tcp:HOST:PORT)"),
-		tpmBlob:   fs.String("tpm-blob", "", "TPM key blob file (from kexlab wg key -tpm)"),
+		tpmBlob:   fs.String("tpm-blob", "", "TPM key blob file (from kexlab wg key -tpm-import)"),
 	}
 }
 

@@ -1,125 +1,122 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/netip"
 	"os"
-	"time"
+	"strconv"
 
-	"github.com/kexlab/kexlab/bench/stats"
-	"github.com/kexlab/kexlab/wg"
+	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/wg/keysource"
 	"github.com/kexlab/kexlab/wg/keysource/p11"
 	"github.com/kexlab/kexlab/wg/keysource/tpm"
-	"github.com/kexlab/kexlab/wg/rotator"
+	"github.com/kexlab/kexlab/wg/wgbench"
 )
 
-type wgBenchRow struct {
-	What    string        `json:"what"`
-	Summary stats.Summary `json:"ns"`
-}
-
+// cmdWGBench measures the rows of package wgbench (Derive per key source,
+// one PSK update per mode and source) and prints n, median and IQR of each;
+// -results writes every sample as results JSON for kexlab report.
 func cmdWGBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wg bench", stderr)
-	n := fs.Int("n", 200, "samples per measurement")
-	jsonPath := fs.String("json", "", "write the results as JSON to this file")
+	n := fs.Int("n", 200, "samples per row")
+	seed := fs.Uint64("seed", 1, "seed of the interleaved sample order")
+	label := fs.String("label", "", "label of the run in reports (default: the host name)")
+	results := fs.String("results", "", "write every sample as results JSON (for kexlab report) to this file")
+	jsonPath := fs.String("json", "", "alias of -results")
 	sf := addSourceFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if *n < 2 {
-		return fmt.Errorf("%w: -n must be at least 2", errUsage)
+	if *n < 2 || *n > 1_000_000 {
+		return fmt.Errorf("%w: need 2 ≤ -n ≤ 1e6", errUsage)
 	}
-	var key [32]byte
-	rand.Read(key[:])
-	sources := []keysource.Source{keysource.NewFile(key, "file")}
-	if *sf.keyFile != "" {
-		s, err := keysource.OpenFile(*sf.keyFile)
-		if err != nil {
-			return err
-		}
-		sources = append(sources, s)
+	if *results != "" && *jsonPath != "" && *results != *jsonPath {
+		return fmt.Errorf("%w: -json is an alias of -results; give one", errUsage)
 	}
-	if *sf.p11Module != "" {
-		s, err := p11.Open(sf.p11Config())
-		if err != nil {
-			return err
-		}
-		sources = append(sources, s)
+	if *results == "" {
+		results = jsonPath
 	}
-	if *sf.tpmDev != "" {
-		s, err := tpm.OpenFile(*sf.tpmDev, *sf.tpmBlob)
-		if err != nil {
-			return err
-		}
-		sources = append(sources, s)
-	}
+	sources, err := benchSources(sf)
 	defer func() {
 		for _, s := range sources {
 			s.Close()
 		}
 	}()
-	var rows []wgBenchRow
-	add := func(what string, f func() error) error {
-		xs := make([]float64, *n)
-		for i := range xs {
-			t := time.Now()
-			if err := f(); err != nil {
-				return fmt.Errorf("%s: %w", what, err)
-			}
-			xs[i] = float64(time.Since(t).Nanoseconds())
-		}
-		s, err := stats.Summarize(xs)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, wgBenchRow{What: what, Summary: s})
-		fmt.Fprintf(stdout, "%-34s n=%d median=%.0f ns IQR=%.0f ns\n", what, s.N, s.Median, s.IQR)
-		return nil
-	}
-	input := make([]byte, 128)
-	for _, src := range sources {
-		if err := add("derive "+src.Name(), func() error {
-			out, err := src.Derive(input)
-			clear(out[:])
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	// One PSK update per mode: compute the next PSK and apply it to an
-	// in-process wireguard-go device (IpcSet), as the rotator does.
-	var self, peer [32]byte
-	rand.Read(self[:])
-	rand.Read(peer[:])
-	d, err := rotator.NewNetstackDevice(self, netip.MustParseAddr("10.7.0.1"), 0)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	if err := d.AddPeer(peer, netip.MustParseAddrPort("127.0.0.1:9"), netip.MustParseAddr("10.7.0.2")); err != nil {
+	r, err := wgbench.Run(wgbench.Config{Sources: sources, N: *n, Seed: *seed, Label: *label})
+	if err != nil {
 		return err
 	}
-	for _, src := range sources {
-		for _, m := range []wg.Mode{wg.Timestamp, wg.HashRatchet, wg.HardwareRatchet} {
-			upd, err := rotator.BenchUpdate(src, m, self, peer, d.GoDevice)
-			if err != nil {
-				return err
-			}
-			if err := add(fmt.Sprintf("update %v %s", m, src.Name()), upd); err != nil {
-				return err
-			}
-		}
+	rows, err := wgbench.Summarize(r)
+	if err != nil {
+		return err
 	}
-	if *jsonPath != "" {
-		b, err := json.MarshalIndent(rows, "", "  ")
+	width := 0
+	for _, row := range rows {
+		width = max(width, len(row.Name))
+	}
+	for _, row := range rows {
+		cpu := ""
+		if row.CPU != nil {
+			cpu = " cpu=" + fmtDur(row.CPU.Median)
+		}
+		fmt.Fprintf(stdout, "%-*s  n=%d median=%s IQR=%s%s\n", width, row.Name, row.Wall.N,
+			fmtDur(row.Wall.Median), fmtDur(row.Wall.IQR), cpu)
+	}
+	if *results == "" {
+		return nil
+	}
+	f, err := os.Create(*results)
+	if err != nil {
+		return err
+	}
+	if err := export.WriteJSON(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// benchSources opens the sources the flags name besides wgbench's own file
+// source; the caller closes those returned, also on error.
+func benchSources(sf sourceFlags) ([]keysource.Source, error) {
+	var out []keysource.Source
+	if *sf.keyFile != "" {
+		s, err := keysource.OpenFile(*sf.keyFile)
 		if err != nil {
-			return err
+			return out, err
 		}
-		return os.WriteFile(*jsonPath, append(b, '\n'), 0o644)
+		out = append(out, s)
 	}
-	return nil
+	if *sf.p11Module != "" {
+		s, err := p11.Open(sf.p11Config())
+		if err != nil {
+			return out, err
+		}
+		out = append(out, s)
+	}
+	if *sf.tpmDev != "" {
+		s, err := tpm.OpenFile(*sf.tpmDev, *sf.tpmBlob)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// fmtDur formats nanoseconds with three significant digits.
+func fmtDur(ns float64) string {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(ns, 'g', 3, 64), 64)
+	for _, u := range []struct {
+		scale float64
+		name  string
+	}{{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}} {
+		if v >= u.scale {
+			return strconv.FormatFloat(v/u.scale, 'f', -1, 64) + u.name
+		}
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64) + "ns"
 }

@@ -5,15 +5,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kexlab/kexlab/bench/export"
 )
 
 func TestWGDemoCommand(t *testing.T) {
-	code, out, errOut := runCLI("wg", "demo", "-n", "3")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s%s", code, out, errOut)
-	}
-	if strings.Count(out, "echo through the tunnel") < 3 || !strings.Contains(out, "applied") {
-		t.Errorf("demo output:\n%s", out)
+	for _, mode := range []string{"hardware-ratchet", "fresh"} {
+		code, out, errOut := runCLI("wg", "demo", "-n", "3", "-mode", mode)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", mode, code, out, errOut)
+		}
+		if strings.Count(out, "echo through the tunnel") < 3 || strings.Count(out, ": applied mode="+mode) < 6 {
+			t.Errorf("%s: demo output:\n%s", mode, out)
+		}
+		if mode == "fresh" && (!strings.Contains(out, ": offer ") || !strings.Contains(out, ": answer ")) {
+			t.Errorf("fresh demo without an exchange:\n%s", out)
+		}
 	}
 }
 
@@ -34,8 +41,10 @@ func TestWGKeyAndBenchCommands(t *testing.T) {
 	if !strings.Contains(out, "derive file") || !strings.Contains(out, "update hardware-ratchet") {
 		t.Errorf("bench output:\n%s", out)
 	}
-	if b, err := os.ReadFile(js); err != nil || !strings.Contains(strings.ToLower(string(b)), "median") {
-		t.Errorf("bench JSON: %v %s", err, b)
+	if r, err := export.LoadJSON(js); err != nil {
+		t.Errorf("bench JSON: %v", err)
+	} else if _, ok := r.Scheme("derive file:" + key); !ok || r.Source != "kexlab wg bench" {
+		t.Errorf("bench JSON: source %q, schemes %+v", r.Source, r.Schemes)
 	}
 	for _, args := range [][]string{{"wg"}, {"wg", "nope"}, {"wg", "demo", "-n", "x"}} {
 		if code, _, _ := runCLI(args...); code != 2 {

@@ -4,10 +4,11 @@ import (
 	"github.com/kexlab/kexlab/wg"
 )
 
-// Poll reads the peer's status once and acts on it: after a new handshake
-// it steps the schedule (or restarts the chain after a fallback), counts a
-// failure when a failure window has passed (see the package comment), and
-// refreshes a timestamp PSK when the hour changes.
+// Poll reads the peer's status once and acts on it: it applies the PSK
+// again if the device lost it, steps the schedule after a new handshake
+// (or restarts the chain after a fallback), handles fresh mode's messages,
+// counts a failure when a failure window has passed (see the package
+// comment), and refreshes a timestamp PSK when the hour changes.
 func (r *Rotator) Poll() error {
 	if r.pending {
 		if err := r.apply(EventApplied); err != nil {
@@ -19,12 +20,22 @@ func (r *Rotator) Poll() error {
 	if err != nil {
 		return err
 	}
+	if ps.PSKHash != r.applied {
+		if err := r.restore(); err != nil {
+			return err
+		}
+	}
 	moved := ps.TxBytes != r.tx || ps.RxBytes != r.rx
 	r.tx, r.rx = ps.TxBytes, ps.RxBytes
 	if ps.LastHandshake.After(r.lastHS) {
 		r.lastHS = ps.LastHandshake
 		r.windows, r.active = 0, false
-		return r.handshake()
+		if err := r.handshake(); err != nil {
+			return err
+		}
+	}
+	if r.st.Mode == wg.Fresh {
+		r.exchange()
 	}
 	now := r.cfg.Now()
 	if r.st.FallenBack || r.st.Mode == wg.Timestamp {
@@ -56,6 +67,16 @@ func (r *Rotator) Poll() error {
 	return r.failure()
 }
 
+// restore handles a device whose PSK is not the one applied: it applies
+// the PSK again, or falls back if it cannot recompute it (fresh mode
+// after a restart).
+func (r *Rotator) restore() error {
+	if r.curKnown {
+		return r.apply(EventRestored)
+	}
+	return r.fallBack()
+}
+
 func (r *Rotator) maxFailures() int {
 	if r.st.MaxFailures > 0 {
 		return r.st.MaxFailures
@@ -70,12 +91,7 @@ func (r *Rotator) failure() error {
 	r.emit(Event{Kind: EventFailure})
 	switch {
 	case fallback && !wasFallenBack:
-		r.sinceFallback = 0
-		r.emit(Event{Kind: EventFallback})
-		if err := r.save(); err != nil {
-			return err
-		}
-		return r.applyTimestamp()
+		return r.fallBack()
 	case wasFallenBack:
 		r.sinceFallback++
 		if r.sinceFallback >= r.maxFailures() && !r.mismatchShown {
@@ -86,35 +102,70 @@ func (r *Rotator) failure() error {
 	return r.save()
 }
 
+// fallBack switches to the timestamp PSK until the next handshake.
+func (r *Rotator) fallBack() error {
+	r.st.FallenBack = true
+	r.sinceFallback = 0
+	r.fresh.reset()
+	r.emit(Event{Kind: EventFallback})
+	if err := r.save(); err != nil {
+		return err
+	}
+	return r.applyTimestamp()
+}
+
 // handshake handles a new successful handshake.
 func (r *Rotator) handshake() error {
 	r.mismatchShown, r.sinceFallback = false, 0
-	if r.st.Mode == wg.Timestamp {
-		r.st.Failures, r.st.FallenBack = 0, false
-		return r.save()
-	}
-	prev := r.st
-	var psk wg.PSK
-	var err error
-	kind := EventApplied
 	switch {
 	case r.st.FallenBack:
 		// Both sides used the timestamp PSK of hour curHour: restart the
 		// chain at that epoch.
-		kind = EventResync
-		prev = wg.State{Version: wg.StateVersion, Mode: r.st.Mode, Epoch: r.curHour, MaxFailures: r.st.MaxFailures}
-		psk, err = wg.StartChain(r.cfg.Source, r.pair, &r.st, r.curHour)
-	case r.st.Mode == wg.HashRatchet:
+		if r.st.Mode == wg.Timestamp {
+			r.st.Failures, r.st.FallenBack = 0, false
+			return r.save()
+		}
+		prev := wg.State{Version: wg.StateVersion, Mode: r.st.Mode, Epoch: r.curHour, MaxFailures: r.st.MaxFailures}
+		psk, err := wg.StartChain(r.cfg.Source, r.pair, &r.st, r.curHour)
+		if err != nil {
+			return err
+		}
+		if err := r.advance(prev, psk, EventResync); err != nil {
+			return err
+		}
+		if r.st.Mode == wg.Fresh {
+			return r.offer()
+		}
+		return nil
+	case r.st.Mode == wg.Timestamp:
+		r.st.Failures = 0
+		return r.save()
+	case r.st.Mode == wg.Fresh:
+		r.st.Failures = 0
+		if err := r.save(); err != nil {
+			return err
+		}
+		return r.offer()
+	}
+	prev := r.st
+	var psk wg.PSK
+	var err error
+	if r.st.Mode == wg.HashRatchet {
 		psk, err = wg.HashStep(&r.cur, &r.st)
-	default:
+	} else {
 		psk, err = wg.Step(r.cfg.Source, r.pair, &r.st, nil)
 	}
 	if err != nil {
 		return err
 	}
+	return r.advance(prev, psk, EventApplied)
+}
+
+// advance records a step from prev to r.st, whose PSK is psk: it saves
+// both states, then applies psk (a failed apply is retried by Poll).
+func (r *Rotator) advance(prev wg.State, psk wg.PSK, kind EventKind) error {
 	r.prev = prev
-	r.cur.Zero()
-	r.cur = psk
+	r.setCur(psk)
 	if err := r.save(); err != nil {
 		return err
 	}

@@ -1,14 +1,14 @@
 // Package rotator is the monitor of the WireGuard PSK rotator (issue 7): a
-// Rotator watches one peer's last-handshake time on a WireGuard Device and,
-// after every successful handshake, applies the next pre-shared key of its
-// schedule (package wg), persisting its position atomically.
+// Rotator watches one peer's last-handshake time on a WireGuard device
+// (package wg/wgdev) and, after every successful handshake, applies the
+// next pre-shared key of its schedule (package wg), persisting its
+// position atomically.
 //
 // # Protocol
 //
 // Both peers run a Rotator with the same mode and a key source holding the
-// same key. Each side acts only on what it observes locally; no message is
-// exchanged for the ratchets (fresh mode, which needs one over the tunnel,
-// is not driven by this package yet).
+// same key. Each side acts on what it observes locally; only fresh mode
+// exchanges messages (step 2b).
 //
 //  1. Start. A Rotator without a state file starts fallen back: it applies
 //     the timestamp PSK of the current hour (wg.TimestampPSK), which both
@@ -19,6 +19,19 @@
 //     the timestamp mode has nothing to step), saves the state, and applies
 //     the PSK with an update-only peer set. WireGuard uses a PSK only when
 //     a new handshake starts, so the established session is not disturbed.
+//     2b. Fresh mode. The two rotators agree on fresh material through the
+//     tunnel (package wg, fresh.go) over a wgdev.Channel: after a
+//     handshake the initiator (wg.Initiator: the smaller public key) sends
+//     an Offer for step i+1, and repeats it every RetryInterval until the
+//     Answer arrives. The responder answers an Offer for the step after
+//     its position, steps (wg.Step with the fresh secret), saves, applies,
+//     and keeps its Answer to send again if the same Offer comes again
+//     (the Answer was lost); the initiator steps when the Answer arrives.
+//     Messages for any other position are refused (ErrDesync events). If
+//     the exchange cannot finish, the sides hold different PSKs, the next
+//     handshake fails, and steps 3–5 resynchronise them. After a
+//     resynchronisation the initiator offers at once, so the hardware-only
+//     PSK of the restarted chain is replaced before the next handshake.
 //  3. Failure detection. A handshake is failing when the last one is older
 //     than StaleAfter (default RejectAfterTime, 180 s: any session is dead
 //     by then, so traffic needs a new handshake) and packets still move in
@@ -34,12 +47,17 @@
 //     restart the chain with wg.StartChain at epoch h (the hour of the PSK
 //     that worked, not of the local clock), so they agree without
 //     exchanging anything. A chain restarted twice in one hour repeats its
-//     PSKs; WireGuard's security does not depend on PSK uniqueness (its
+//     first PSKs (not in fresh mode once the first exchange is done);
+//     WireGuard's security does not depend on PSK uniqueness (its
 //     ephemeral keys are fresh), only the extra protection is repeated.
 //  6. Key mismatch. If handshakes keep failing while fallen back, for
 //     another MaxFailures windows, the keys differ (or the peer is down):
 //     the Rotator reports EventKeyMismatch with ErrKeyMismatch and keeps
 //     the timestamp PSK, so the tunnel comes back when the key is fixed.
+//  7. Device changes. If the device's PSK is not the one applied (the
+//     interface was re-created, or someone set another key), the Rotator
+//     applies its PSK again (EventRestored); in fresh mode after a restart,
+//     when it cannot recompute the PSK, it falls back instead.
 //
 // # Persistence and restarts
 //
@@ -49,9 +67,12 @@
 // (the hardware ratchet's PSK_i needs H_{i-1}, which only the previous
 // state holds; the hash ratchet recomputes its chain from the hardware),
 // leaves the device alone if it already has that PSK (PeerStatus.PSKHash)
-// and takes the device's current LastHandshake as already handled. If the
-// daemon died between a handshake and its save, or the files disagree, the
-// sides are out of step and the failure path above resynchronises them.
+// and takes the device's current LastHandshake as already handled. Fresh
+// mode's PSKs cannot be recomputed (the fresh secrets are never stored):
+// a restarted Rotator continues if the device still holds the PSK of the
+// state, and falls back otherwise. If the daemon died between a handshake
+// and its save, or the files disagree, the sides are out of step and the
+// failure path above resynchronises them.
 //
 // PSKs are never logged (events carry positions and hashes only) and are
 // zeroed after use; see package wg on the limits of zeroing in Go.
@@ -66,11 +87,10 @@ import (
 
 	"github.com/kexlab/kexlab/wg"
 	"github.com/kexlab/kexlab/wg/keysource"
+	"github.com/kexlab/kexlab/wg/wgdev"
 )
 
 var (
-	// ErrNoPeer: the device has no peer with the configured public key.
-	ErrNoPeer = errors.New("rotator: peer not found on the device")
 	// ErrKeyMismatch: handshakes fail even with the fallback PSK; the
 	// peers' keys differ, or the peer is unreachable.
 	ErrKeyMismatch = errors.New("rotator: handshakes fail with the fallback PSK (different keys?)")
@@ -81,6 +101,8 @@ const (
 	DefaultStaleAfter   = 180 * time.Second // WireGuard's RejectAfterTime
 	DefaultFailWindow   = 15 * time.Second  // three RekeyTimeouts
 	DefaultPollInterval = time.Second
+	// DefaultRetryInterval spaces fresh mode's repeated Offers.
+	DefaultRetryInterval = time.Second
 )
 
 // Config configures a Rotator.
@@ -89,7 +111,10 @@ type Config struct {
 	// the peer whose PSK is rotated.
 	Self, Peer [32]byte
 	Source     keysource.Source
-	Device     Device
+	Device     wgdev.Device
+	// Channel reaches the peer's rotator through the tunnel; fresh mode
+	// needs it (see wgdev.Mux), the other modes ignore it.
+	Channel wgdev.Channel
 	// Mode is the schedule used when StatePath holds no state yet.
 	Mode wg.Mode
 	// StatePath is the state file ("" keeps the state in memory only).
@@ -99,6 +124,8 @@ type Config struct {
 	// StaleAfter, FailWindow and PollInterval tune failure detection and
 	// Run (0: the defaults above).
 	StaleAfter, FailWindow, PollInterval time.Duration
+	// RetryInterval spaces fresh mode's repeated Offers (0: the default).
+	RetryInterval time.Duration
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// Events receives every event (nil: none). It is called synchronously.
@@ -124,9 +151,16 @@ const (
 	// EventError: an operation failed (Err); the rotator retries at the
 	// next poll.
 	EventError
+	// EventOffer: fresh mode sent an Offer (for step Index+1); EventAnswer:
+	// it answered one and stepped (EventApplied follows).
+	EventOffer
+	EventAnswer
+	// EventRestored: the device had lost or changed the PSK; the rotator
+	// applied it again.
+	EventRestored
 )
 
-var kindNames = [...]string{"", "applied", "failure", "fallback", "resync", "key-mismatch", "error"}
+var kindNames = [...]string{"", "applied", "failure", "fallback", "resync", "key-mismatch", "error", "offer", "answer", "restored"}
 
 func (k EventKind) String() string {
 	if k > 0 && int(k) < len(kindNames) {
@@ -152,7 +186,7 @@ func (e Event) String() string {
 	if e.FallenBack {
 		s += " fallen-back"
 	}
-	if e.Kind == EventApplied || e.Kind == EventResync {
+	if e.Kind == EventApplied || e.Kind == EventResync || e.Kind == EventRestored {
 		s += fmt.Sprintf(" psk-hash=%x", e.Hash[:4])
 	}
 	if e.Err != nil {
@@ -168,8 +202,12 @@ type Rotator struct {
 	pair [32]byte
 
 	st, prev wg.State
-	cur      wg.PSK // the applied PSK (needed by the hash ratchet)
-	curHour  uint64 // the hour of cur while it is a timestamp PSK
+	cur      wg.PSK   // the applied PSK (needed by the hash ratchet)
+	curKnown bool     // cur holds it (not after a restart in fresh mode)
+	applied  [32]byte // hash of the PSK the device should hold
+	curHour  uint64   // the hour of cur while it is a timestamp PSK
+
+	fresh freshState
 
 	lastHS        time.Time // the handshake already handled
 	since         time.Time // start of failure counting if no handshake was seen
@@ -200,18 +238,27 @@ func New(cfg Config) (*Rotator, error) {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = DefaultPollInterval
 	}
+	if cfg.RetryInterval <= 0 {
+		cfg.RetryInterval = DefaultRetryInterval
+	}
 	r := &Rotator{cfg: cfg, pair: wg.PairID(cfg.Self, cfg.Peer)}
+	r.fresh.initiator = wg.Initiator(cfg.Self, cfg.Peer)
 	if err := r.load(); err != nil {
 		return nil, err
 	}
-	if r.st.Mode == wg.Fresh {
-		return nil, fmt.Errorf("%w: fresh mode is not driven by the rotator yet", wg.ErrInvalidState)
+	if r.st.Mode == wg.Fresh && cfg.Channel == nil {
+		return nil, fmt.Errorf("%w: fresh mode needs a Channel to the peer's rotator", wg.ErrInvalidState)
 	}
 	ps, err := cfg.Device.Peer(cfg.Peer)
 	if err != nil {
 		return nil, err
 	}
 	r.lastHS, r.tx, r.rx, r.since = ps.LastHandshake, ps.TxBytes, ps.RxBytes, cfg.Now()
+	if r.st.Mode == wg.Fresh && !r.st.FallenBack && ps.PSKHash == r.st.LastHash {
+		// The device holds the PSK of the state; nothing to recompute.
+		r.applied = ps.PSKHash
+		return r, nil
+	}
 	if err := r.recompute(); err != nil {
 		// The files do not give the current PSK: fall back (the peer's
 		// failure detection follows, see the package comment).
@@ -221,6 +268,7 @@ func New(cfg Config) (*Rotator, error) {
 		}
 		return r, r.save()
 	}
+	r.applied = ps.PSKHash
 	if ps.PSKHash != r.cur.Hash() {
 		if err := r.apply(EventApplied); err != nil {
 			return nil, err
@@ -255,6 +303,7 @@ func (r *Rotator) load() error {
 // recompute sets r.cur to the PSK of the loaded state.
 func (r *Rotator) recompute() error {
 	r.cur.Zero()
+	r.curKnown = false
 	if r.st.FallenBack || r.st.Mode == wg.Timestamp {
 		return r.timestampPSK()
 	}
@@ -264,7 +313,7 @@ func (r *Rotator) recompute() error {
 		if err != nil {
 			return err
 		}
-		r.cur = psk
+		r.setCur(psk)
 		return nil
 	case wg.HardwareRatchet:
 		p := r.prev
@@ -279,8 +328,10 @@ func (r *Rotator) recompute() error {
 			psk.Zero()
 			return fmt.Errorf("%w: recomputed PSK does not match the state", wg.ErrDesync)
 		}
-		r.cur = psk
+		r.setCur(psk)
 		return nil
+	case wg.Fresh:
+		return fmt.Errorf("%w: fresh mode's PSK cannot be recomputed", wg.ErrDesync)
 	}
 	return fmt.Errorf("%w: mode %v", wg.ErrInvalidState, r.st.Mode)
 }
@@ -295,9 +346,15 @@ func (r *Rotator) timestampPSK() error {
 	if err != nil {
 		return err
 	}
-	r.cur.Zero()
-	r.cur, r.curHour = psk, h
+	r.setCur(psk)
+	r.curHour = h
 	return nil
+}
+
+// setCur replaces the PSK held in memory (zeroing the old one).
+func (r *Rotator) setCur(psk wg.PSK) {
+	r.cur.Zero()
+	r.cur, r.curKnown = psk, true
 }
 
 func (r *Rotator) applyTimestamp() error {
@@ -311,7 +368,8 @@ func (r *Rotator) apply(kind EventKind) error {
 	if err := r.cfg.Device.SetPSK(r.cfg.Peer, &r.cur); err != nil {
 		return err
 	}
-	r.emit(Event{Kind: kind, Hash: r.cur.Hash()})
+	r.applied = r.cur.Hash()
+	r.emit(Event{Kind: kind, Hash: r.applied})
 	return nil
 }
 
@@ -339,8 +397,12 @@ func (r *Rotator) save() error {
 // State returns the current position.
 func (r *Rotator) State() wg.State { return r.st }
 
-// Close zeroes the PSK held in memory. It does not touch the device.
-func (r *Rotator) Close() { r.cur.Zero() }
+// Close zeroes the PSK held in memory. It does not touch the device or
+// the Channel.
+func (r *Rotator) Close() {
+	r.cur.Zero()
+	r.fresh.reset()
+}
 
 // Run polls the device every PollInterval until ctx is done. Errors are
 // reported as EventError and retried; Run returns ctx's error.

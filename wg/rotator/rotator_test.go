@@ -1,126 +1,50 @@
 package rotator
 
 import (
-	"crypto/ecdh"
+	"bytes"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"net/netip"
 	"path/filepath"
-	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"golang.zx2c4.com/wireguard/conn"
-	"golang.zx2c4.com/wireguard/device"
-	"golang.zx2c4.com/wireguard/tun/netstack"
-
 	"github.com/kexlab/kexlab/wg"
 	"github.com/kexlab/kexlab/wg/keysource"
+	"github.com/kexlab/kexlab/wg/wgdev"
 )
 
-// node is one in-process wireguard-go device on a netstack TUN, its UDP
-// socket on 127.0.0.1.
-type node struct {
-	dev  *device.Device
-	net  *netstack.Net
-	addr netip.Addr
-	pub  [32]byte
-}
+type node = wgdev.NetstackDevice
 
-func newNode(t *testing.T, addr string) *node {
-	t.Helper()
-	priv, err := ecdh.X25519().GenerateKey(rand.Reader)
+// freshPort is the UDP port of the fresh-mode channel inside the tunnel.
+const freshPort = 51821
+
+// newPair starts two wireguard-go devices on netstack TUNs, peers of each
+// other over 127.0.0.1, with a UDP echo server on b:7 inside the tunnel.
+func newPair(t testing.TB) (a, b *node) {
+	a, b, err := wgdev.NewLoopbackPair(netip.MustParseAddr("10.7.0.1"), netip.MustParseAddr("10.7.0.2"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &node{addr: netip.MustParseAddr(addr)}
-	copy(n.pub[:], priv.PublicKey().Bytes())
-	tun, tnet, err := netstack.CreateNetTUN([]netip.Addr{n.addr}, nil, 1420)
+	t.Cleanup(a.Close)
+	t.Cleanup(b.Close)
+	stop, err := b.ServeEcho(7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.net = tnet
-	n.dev = device.NewDevice(tun, conn.NewDefaultBind(), device.NewLogger(device.LogLevelSilent, ""))
-	t.Cleanup(n.dev.Close)
-	if err := n.dev.IpcSet("private_key=" + hex.EncodeToString(priv.Bytes()) + "\nlisten_port=0\n"); err != nil {
-		t.Fatal(err)
-	}
-	if err := n.dev.Up(); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func (n *node) port(t *testing.T) string {
-	s, err := n.dev.IpcGet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(s, "\n") {
-		if p, ok := strings.CutPrefix(l, "listen_port="); ok {
-			return p
-		}
-	}
-	t.Fatal("no listen_port")
-	return ""
-}
-
-// connect makes a and b peers of each other over 127.0.0.1.
-func connect(t *testing.T, a, b *node) {
-	for _, p := range [][2]*node{{a, b}, {b, a}} {
-		x, y := p[0], p[1]
-		cfg := fmt.Sprintf("public_key=%x\nendpoint=127.0.0.1:%s\nallowed_ip=%s/32\n", y.pub, y.port(t), y.addr)
-		if err := x.dev.IpcSet(cfg); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func newPair(t *testing.T) (a, b *node) {
-	a, b = newNode(t, "10.7.0.1"), newNode(t, "10.7.0.2")
-	connect(t, a, b)
-	l, err := b.net.ListenUDPAddrPort(netip.AddrPortFrom(b.addr, 7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() { // UDP echo on b:7
-		buf := make([]byte, 1500)
-		for {
-			n, from, err := l.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			l.WriteTo(buf[:n], from)
-		}
-	}()
+	t.Cleanup(stop)
 	return a, b
 }
 
 // echo sends one datagram from a to b's echo port through the tunnel and
 // reports whether it came back within d.
 func echo(t *testing.T, a, b *node, d time.Duration) bool {
-	t.Helper()
-	c, err := a.net.DialUDPAddrPort(netip.AddrPort{}, netip.AddrPortFrom(b.addr, 7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	msg := make([]byte, 16)
-	rand.Read(msg)
-	c.SetDeadline(time.Now().Add(d))
-	if _, err := c.Write(msg); err != nil {
-		return false
-	}
-	buf := make([]byte, 64)
-	n, err := c.Read(buf)
-	return err == nil && string(buf[:n]) == string(msg)
+	return a.Ping(netip.AddrPortFrom(b.Addr, 7), d) == nil
 }
 
 func lastHS(t *testing.T, n *node, peer [32]byte) time.Time {
-	st, err := GoDevice{n.dev}.Peer(peer)
+	st, err := n.Peer(peer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,18 +60,18 @@ func lastHS(t *testing.T, n *node, peer [32]byte) time.Time {
 // handshake completed on both sides within d.
 func handshake(t *testing.T, from, to *node, d time.Duration) bool {
 	t.Helper()
-	h1, h2 := lastHS(t, from, to.pub), lastHS(t, to, from.pub)
+	h1, h2 := lastHS(t, from, to.Pub), lastHS(t, to, from.Pub)
 	a, b := from, to
-	if from.addr != netip.MustParseAddr("10.7.0.1") {
+	if from.Addr != netip.MustParseAddr("10.7.0.1") {
 		a, b = to, from
 	}
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
-		from.dev.LookupPeer(device.NoisePublicKey(to.pub)).ExpireCurrentKeypairs()
+		from.ForceHandshake(to.Pub)
 		ok := echo(t, a, b, min(200*time.Millisecond, time.Until(deadline)))
 		for end := time.Now().Add(50 * time.Millisecond); ok && time.Now().Before(end); {
-			if lastHS(t, from, to.pub).After(h1) && lastHS(t, to, from.pub).After(h2) {
+			if lastHS(t, from, to.Pub).After(h1) && lastHS(t, to, from.Pub).After(h2) {
 				return true
 			}
 			time.Sleep(2 * time.Millisecond)
@@ -166,7 +90,31 @@ type side struct {
 	n      *node
 	cfg    Config
 	r      *Rotator
+	ch     *tap
 	events []Event
+}
+
+// tap is the fresh-mode channel of a side, through which a test can drop
+// or change the messages this side sends.
+type tap struct {
+	wgdev.Channel
+	mu     sync.Mutex
+	sent   int
+	change func(i int, msg []byte) []byte // nil result: dropped
+}
+
+func (c *tap) Send(msg []byte) error {
+	c.mu.Lock()
+	i := c.sent
+	c.sent++
+	f := c.change
+	c.mu.Unlock()
+	if f != nil {
+		if msg = f(i, bytes.Clone(msg)); msg == nil {
+			return nil
+		}
+	}
+	return c.Channel.Send(msg)
 }
 
 func newSides(t *testing.T, mode wg.Mode, keyA, keyB [32]byte) (*clock, *side, *side) {
@@ -174,10 +122,18 @@ func newSides(t *testing.T, mode wg.Mode, keyA, keyB [32]byte) (*clock, *side, *
 	c := &clock{}
 	mk := func(n, peer *node, key [32]byte, name string) *side {
 		s := &side{n: n}
-		s.cfg = Config{Self: n.pub, Peer: peer.pub, Source: keysource.NewFile(key, name),
-			Device: GoDevice{n.dev}, Mode: mode, StatePath: filepath.Join(t.TempDir(), name+".state"),
+		s.cfg = Config{Self: n.Pub, Peer: peer.Pub, Source: keysource.NewFile(key, name),
+			Device: n, Mode: mode, StatePath: filepath.Join(t.TempDir(), name+".state"),
 			StaleAfter: time.Minute, FailWindow: 10 * time.Second, MaxFailures: 3, Now: c.now,
-			Events: func(e Event) { s.events = append(s.events, e) }}
+			RetryInterval: 50 * time.Millisecond,
+			Events:        func(e Event) { s.events = append(s.events, e) }}
+		mux, err := n.Mux(freshPort)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { mux.Close() })
+		s.ch = &tap{Channel: mux.Peer(netip.AddrPortFrom(peer.Addr, freshPort))}
+		s.cfg.Channel = s.ch
 		s.start(t)
 		return s
 	}
@@ -218,8 +174,24 @@ func (s *side) has(k EventKind) bool {
 	return false
 }
 
-// rotate forces n handshakes, alternating initiators, polling both
-// rotators after each, and checks that both apply the same, new PSK.
+// settle polls both rotators until they agree on a position other than
+// before, with no fresh-mode exchange in progress (timestamp mode: one
+// poll each), or fails the test after 2 s.
+func settle(t *testing.T, a, b *side, before wg.State) {
+	t.Helper()
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+		a.poll(t)
+		b.poll(t)
+		sa, sb := a.r.State(), b.r.State()
+		if sa.Mode == wg.Timestamp || sa == sb && sa != before && a.r.fresh.offer == nil && b.r.fresh.offer == nil {
+			return
+		}
+	}
+	t.Fatalf("rotators did not settle: %+v / %+v", a.r.State(), b.r.State())
+}
+
+// rotate forces n handshakes, alternating initiators, lets both rotators
+// handle each, and checks that both apply the same, new PSK.
 func rotate(t *testing.T, a, b *side, n int) {
 	t.Helper()
 	seen := map[[32]byte]bool{a.pskHash(t): true}
@@ -228,11 +200,11 @@ func rotate(t *testing.T, a, b *side, n int) {
 		if i%2 == 1 {
 			from, to = b, a
 		}
+		before := a.r.State()
 		if !handshake(t, from.n, to.n, 2*time.Second) {
 			t.Fatalf("handshake %d failed", i)
 		}
-		a.poll(t)
-		b.poll(t)
+		settle(t, a, b, before)
 		ha, hb := a.pskHash(t), b.pskHash(t)
 		if ha != hb || a.r.State() != b.r.State() {
 			t.Fatalf("after handshake %d: sides differ: %+v / %+v", i, a.r.State(), b.r.State())
@@ -286,7 +258,7 @@ func TestRotation(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			key := randKey(t)
 			c, a, b := newSides(t, mode, key, key)
-			pair := wg.PairID(a.n.pub, b.n.pub)
+			pair := wg.PairID(a.n.Pub, b.n.Pub)
 			ts, err := wg.TimestampPSK(keysource.NewFile(key, "oracle"), pair, c.now())
 			if err != nil {
 				t.Fatal(err)
@@ -306,7 +278,7 @@ func TestRotation(t *testing.T) {
 			if !a.has(EventResync) || !b.has(EventResync) {
 				t.Fatal("the first handshake must start the chain (EventResync)")
 			}
-			want := expectedChain(t, key, a.n.pub, b.n.pub, mode, a.r.State().Epoch, n)
+			want := expectedChain(t, key, a.n.Pub, b.n.Pub, mode, a.r.State().Epoch, n)
 			for i := range n {
 				if a.pskHash(t) != want[i] {
 					t.Fatalf("step %d: applied PSK is not the chain's", i)
@@ -341,6 +313,9 @@ func fail(t *testing.T, c *clock, a, b *side, k int) {
 		a.poll(t)
 		b.poll(t)
 	}
+	// Back to the devices' clock, so that the next handshake is not
+	// already stale by the rotators' clock.
+	c.off = 0
 }
 
 func TestDesyncRecovers(t *testing.T) {

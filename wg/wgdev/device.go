@@ -1,9 +1,17 @@
-package rotator
+// Package wgdev is how the PSK rotator (package wg/rotator) reaches
+// WireGuard: a [Device] reads one peer's status and sets its pre-shared
+// key with an update-only peer configuration, over wgctrl (the kernel
+// module's netlink interface, or the UAPI socket of a userspace
+// implementation such as wireguard-go) or an in-process wireguard-go
+// device; [Mux] carries the fresh mode's messages between the two peers'
+// rotators through the tunnel itself.
+package wgdev
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,6 +23,9 @@ import (
 
 	"github.com/kexlab/kexlab/wg"
 )
+
+// ErrNoPeer: the device has no peer with the given public key.
+var ErrNoPeer = errors.New("wgdev: peer not found on the device")
 
 // PeerStatus is what a Rotator reads about one peer of a WireGuard device.
 type PeerStatus struct {
@@ -35,6 +46,8 @@ type PeerStatus struct {
 // only the pre-shared key of the existing peer pub (an update-only peer
 // set), never add, remove or replace peers; it must not keep psk, which
 // the caller zeroes.
+//
+// Implementations: [WGCtrl], [GoDevice] (and [NetstackDevice]).
 type Device interface {
 	Peer(pub [32]byte) (PeerStatus, error)
 	SetPSK(pub [32]byte, psk *wg.PSK) error
@@ -52,13 +65,26 @@ type WGCtrl struct {
 func NewWGCtrl(iface string) (*WGCtrl, error) {
 	c, err := wgctrl.New()
 	if err != nil {
-		return nil, fmt.Errorf("rotator: wgctrl: %w", err)
+		return nil, fmt.Errorf("wgdev: wgctrl: %w", err)
 	}
 	if _, err := c.Device(iface); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("rotator: wgctrl device %q: %w", iface, err)
+		return nil, fmt.Errorf("wgdev: wgctrl device %q: %w", iface, err)
 	}
 	return &WGCtrl{client: c, iface: iface}, nil
+}
+
+// PublicKey returns the interface's public key.
+func (w *WGCtrl) PublicKey() ([32]byte, error) {
+	d, err := w.client.Device(w.iface)
+	if err != nil {
+		return [32]byte{}, fmt.Errorf("wgdev: wgctrl device %q: %w", w.iface, err)
+	}
+	clear(d.PrivateKey[:])
+	for i := range d.Peers {
+		clear(d.Peers[i].PresharedKey[:])
+	}
+	return d.PublicKey, nil
 }
 
 // Close closes the wgctrl client; the interface is left as it is.
@@ -68,7 +94,7 @@ func (w *WGCtrl) Close() error { return w.client.Close() }
 func (w *WGCtrl) Peer(pub [32]byte) (PeerStatus, error) {
 	d, err := w.client.Device(w.iface)
 	if err != nil {
-		return PeerStatus{}, fmt.Errorf("rotator: wgctrl device %q: %w", w.iface, err)
+		return PeerStatus{}, fmt.Errorf("wgdev: wgctrl device %q: %w", w.iface, err)
 	}
 	var st PeerStatus
 	found := false
@@ -100,7 +126,7 @@ func (w *WGCtrl) SetPSK(pub [32]byte, psk *wg.PSK) error {
 		PublicKey: wgtypes.Key(pub), UpdateOnly: true, PresharedKey: &k,
 	}}}
 	if err := w.client.ConfigureDevice(w.iface, cfg); err != nil {
-		return fmt.Errorf("rotator: setting the PSK on %s: %w", w.iface, err)
+		return fmt.Errorf("wgdev: setting the PSK on %s: %w", w.iface, err)
 	}
 	return nil
 }
@@ -115,7 +141,7 @@ func (g GoDevice) Peer(pub [32]byte) (PeerStatus, error) {
 	var buf bytes.Buffer
 	defer func() { clear(buf.Bytes()[:buf.Cap()]) }()
 	if err := g.Dev.IpcGetOperation(&buf); err != nil {
-		return PeerStatus{}, fmt.Errorf("rotator: wireguard-go IpcGet: %w", err)
+		return PeerStatus{}, fmt.Errorf("wgdev: wireguard-go IpcGet: %w", err)
 	}
 	want := "public_key=" + hex.EncodeToString(pub[:])
 	var st PeerStatus
@@ -137,7 +163,7 @@ func (g GoDevice) Peer(pub [32]byte) (PeerStatus, error) {
 		case "preshared_key":
 			var psk wg.PSK
 			if n, err := hex.Decode(psk[:], line[len(k)+1:]); err != nil || n != 32 {
-				return PeerStatus{}, fmt.Errorf("rotator: wireguard-go IpcGet: bad preshared_key")
+				return PeerStatus{}, fmt.Errorf("wgdev: wireguard-go IpcGet: bad preshared_key")
 			}
 			st.PSKHash = psk.Hash()
 			psk.Zero()
@@ -176,7 +202,7 @@ func (g GoDevice) SetPSK(pub [32]byte, psk *wg.PSK) error {
 	err := g.Dev.IpcSetOperation(bytes.NewReader(b))
 	clear(b)
 	if err != nil {
-		return fmt.Errorf("rotator: wireguard-go IpcSet: %w", err)
+		return fmt.Errorf("wgdev: wireguard-go IpcSet: %w", err)
 	}
 	return nil
 }

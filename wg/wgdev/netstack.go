@@ -1,11 +1,12 @@
-package rotator
+package wgdev
 
 import (
 	"bytes"
+	"crypto/ecdh"
+	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"github.com/kexlab/kexlab/wg"
-	"github.com/kexlab/kexlab/wg/keysource"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -18,23 +19,31 @@ import (
 
 // NetstackDevice is an in-process wireguard-go device whose TUN is a gVisor
 // netstack (no kernel interface, no privileges) and whose UDP socket is
-// bound by conn.NewDefaultBind: the peers of `kexlab wg demo`.
+// bound by conn.NewDefaultBind on all addresses: the peers of `kexlab wg
+// demo` and of the rotator's tests.
 type NetstackDevice struct {
 	GoDevice
-	Net  *netstack.Net
+	Net *netstack.Net
+	// Pub is the device's public key, Addr its address inside the tunnel,
+	// Port its UDP listen port.
+	Pub  [32]byte
 	Addr netip.Addr
 	Port int
 }
 
-// NewNetstackDevice starts a device with private key priv, tunnel address
-// addr and a UDP listen port (0: any).
-func NewNetstackDevice(priv [32]byte, addr netip.Addr, port int) (*NetstackDevice, error) {
+// NewNetstackDevice starts a device with a new random private key, tunnel
+// address addr and a UDP listen port (0: any free port).
+func NewNetstackDevice(addr netip.Addr, port int) (*NetstackDevice, error) {
+	priv, err := ecdh.X25519().GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
 	tun, tnet, err := netstack.CreateNetTUN([]netip.Addr{addr}, nil, 1420)
 	if err != nil {
 		return nil, err
 	}
 	d := device.NewDevice(tun, conn.NewDefaultBind(), device.NewLogger(device.LogLevelSilent, ""))
-	cfg := []byte("private_key=" + hex.EncodeToString(priv[:]) + "\nlisten_port=" + strconv.Itoa(port) + "\n")
+	cfg := []byte("private_key=" + hex.EncodeToString(priv.Bytes()) + "\nlisten_port=" + strconv.Itoa(port) + "\n")
 	err = d.IpcSetOperation(bytes.NewReader(cfg))
 	clear(cfg)
 	if err == nil {
@@ -45,6 +54,7 @@ func NewNetstackDevice(priv [32]byte, addr netip.Addr, port int) (*NetstackDevic
 		return nil, err
 	}
 	nd := &NetstackDevice{GoDevice: GoDevice{d}, Net: tnet, Addr: addr}
+	copy(nd.Pub[:], priv.PublicKey().Bytes())
 	s, err := d.IpcGet()
 	if err != nil {
 		d.Close()
@@ -64,6 +74,88 @@ func (n *NetstackDevice) AddPeer(pub [32]byte, endpoint netip.AddrPort, allowed 
 	return n.Dev.IpcSet(fmt.Sprintf("public_key=%x\nendpoint=%s\nallowed_ip=%s/32\n", pub, endpoint, allowed))
 }
 
+// NewLoopbackPair starts two devices with tunnel addresses a and b that
+// are each other's peer, their UDP sockets talking over 127.0.0.1.
+func NewLoopbackPair(a, b netip.Addr) (*NetstackDevice, *NetstackDevice, error) {
+	x, err := NewNetstackDevice(a, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := NewNetstackDevice(b, 0)
+	if err != nil {
+		x.Close()
+		return nil, nil, err
+	}
+	lo := netip.MustParseAddr("127.0.0.1")
+	err = x.AddPeer(y.Pub, netip.AddrPortFrom(lo, uint16(y.Port)), y.Addr)
+	if err == nil {
+		err = y.AddPeer(x.Pub, netip.AddrPortFrom(lo, uint16(x.Port)), x.Addr)
+	}
+	if err != nil {
+		x.Close()
+		y.Close()
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
+// Mux opens a [Mux] on UDP port inside the tunnel, at n.Addr.
+func (n *NetstackDevice) Mux(port uint16) (*Mux, error) {
+	c, err := n.Net.ListenUDPAddrPort(netip.AddrPortFrom(n.Addr, port))
+	if err != nil {
+		return nil, fmt.Errorf("wgdev: netstack listen: %w", err)
+	}
+	return NewMux(c), nil
+}
+
+// ServeEcho answers every datagram to UDP port inside the tunnel with its
+// own content, until stop is called.
+func (n *NetstackDevice) ServeEcho(port uint16) (stop func(), err error) {
+	l, err := n.Net.ListenUDPAddrPort(netip.AddrPortFrom(n.Addr, port))
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			k, from, err := l.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			l.WriteTo(buf[:k], from)
+		}
+	}()
+	return func() { l.Close() }, nil
+}
+
+// ErrNoEcho: Ping got no reply, or a wrong one, in time.
+var ErrNoEcho = errors.New("wgdev: no echo through the tunnel")
+
+// Ping sends one random 16-byte datagram through the tunnel to an echo
+// server at to (ServeEcho) and waits up to timeout for it to come back.
+func (n *NetstackDevice) Ping(to netip.AddrPort, timeout time.Duration) error {
+	c, err := n.Net.DialUDPAddrPort(netip.AddrPort{}, to)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(timeout))
+	msg := make([]byte, 16)
+	rand.Read(msg)
+	if _, err := c.Write(msg); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoEcho, err)
+	}
+	buf := make([]byte, 64)
+	k, err := c.Read(buf)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNoEcho, err)
+	}
+	if !bytes.Equal(buf[:k], msg) {
+		return fmt.Errorf("%w: wrong reply", ErrNoEcho)
+	}
+	return nil
+}
+
 // ForceHandshake makes the next packet to peer start a new handshake:
 // ExpireCurrentKeypairs marks the current sending keys used up and clears
 // the 5 s rate limit on initiations (RekeyTimeout). Initiations less than
@@ -77,42 +169,3 @@ func (n *NetstackDevice) ForceHandshake(peer [32]byte) {
 
 // Close shuts the device down.
 func (n *NetstackDevice) Close() { n.Dev.Close() }
-
-// BenchUpdate returns one PSK update of mode m as the rotator performs it
-// after a handshake (compute the next PSK, apply it to d), for `kexlab wg
-// bench`; the chain starts at epoch 0 and state is kept in memory.
-func BenchUpdate(src keysource.Source, m wg.Mode, self, peer [32]byte, d Device) (func() error, error) {
-	pair := wg.PairID(self, peer)
-	st := wg.NewState(m)
-	var cur wg.PSK
-	if m != wg.Timestamp {
-		var err error
-		if cur, err = wg.StartChain(src, pair, &st, 0); err != nil {
-			return nil, err
-		}
-	}
-	return func() error {
-		var next wg.PSK
-		var err error
-		switch m {
-		case wg.Timestamp:
-			next, err = wg.TimestampPSK(src, pair, time.Now())
-		case wg.HashRatchet:
-			if st.Index >= wg.MaxHashRatchetIndex {
-				st = wg.NewState(m)
-				cur, err = wg.StartChain(src, pair, &st, st.Epoch+1)
-			}
-			if err == nil {
-				next, err = wg.HashStep(&cur, &st)
-			}
-		default:
-			next, err = wg.Step(src, pair, &st, nil)
-		}
-		if err != nil {
-			return err
-		}
-		cur.Zero()
-		cur = next
-		return d.SetPSK(peer, &cur)
-	}, nil
-}

@@ -1,0 +1,211 @@
+// Package daemon is `kexlab wg run`: the PSK rotator as a service beside an
+// existing WireGuard interface (kernel, or userspace such as wireguard-go,
+// reached through wgctrl). It reads a JSON configuration, opens the key
+// source, runs one rotator (package wg/rotator) per configured peer and,
+// in fresh mode, one UDP socket inside the tunnel shared by them.
+//
+// Configuration (unknown fields are an error):
+//
+//	{
+//	  "interface":   "wg0",                  // required
+//	  "mode":        "hardware-ratchet",     // timestamp, hash-ratchet, hardware-ratchet, fresh
+//	  "state_dir":   "/var/lib/kexlab-wg",   // required; one state file per peer
+//	  "public_key":  "base64…",              // optional: read from the interface
+//	  "fresh_listen": "10.0.0.1:51821",      // fresh mode: this side's tunnel address and port
+//	  "peers": [
+//	    "base64…",                           // a peer's public key, or
+//	    {"public_key": "base64…", "fresh_peer": "10.0.0.2:51821"}
+//	  ],
+//	  "key_file": "/etc/kexlab-wg/psk.key",  // one key source: key_file,
+//	  "pkcs11": {"module": "…", "token_label": "…", "key_label": "…", "pin_file": "…"},
+//	  "tpm": {"device": "/dev/tpmrm0", "blob": "…"},
+//	  "max_failures": 3,                     // optional tuning
+//	  "poll_interval": "1s", "retry_interval": "1s",
+//	  "stale_after": "180s", "fail_window": "15s"
+//	}
+//
+// In fresh mode every peer needs fresh_peer, the address its own daemon's
+// fresh_listen has inside the tunnel (the same port on both sides is
+// simplest; the firewall must let that UDP port through on the WireGuard
+// interface).
+package daemon
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/kexlab/kexlab/wg"
+	"github.com/kexlab/kexlab/wg/keysource/p11"
+)
+
+// ErrConfig: the configuration is malformed or incomplete.
+var ErrConfig = errors.New("wg daemon: bad configuration")
+
+// Config is the parsed configuration.
+type Config struct {
+	Interface   string     `json:"interface"`
+	Mode        string     `json:"mode"`
+	StateDir    string     `json:"state_dir"`
+	PublicKey   string     `json:"public_key,omitempty"`
+	FreshListen string     `json:"fresh_listen,omitempty"`
+	Peers       []Peer     `json:"peers"`
+	KeyFile     string     `json:"key_file,omitempty"`
+	P11         *P11Config `json:"pkcs11,omitempty"`
+	TPM         *TPMConfig `json:"tpm,omitempty"`
+	MaxFailures int        `json:"max_failures,omitempty"`
+
+	PollInterval  Duration `json:"poll_interval,omitzero"`
+	RetryInterval Duration `json:"retry_interval,omitzero"`
+	StaleAfter    Duration `json:"stale_after,omitzero"`
+	FailWindow    Duration `json:"fail_window,omitzero"`
+
+	// Parsed forms, set by Parse.
+	mode  wg.Mode
+	self  [32]byte // zero: read from the interface
+	fresh netip.AddrPort
+}
+
+// P11Config selects a PKCS#11 key source (see p11.Config). The PIN is
+// never in the configuration: pin_file or pin_env names where it is.
+type P11Config struct {
+	Module     string `json:"module"`
+	TokenLabel string `json:"token_label"`
+	KeyLabel   string `json:"key_label"`
+	PINFile    string `json:"pin_file,omitempty"`
+	PINEnv     string `json:"pin_env,omitempty"`
+}
+
+func (c *P11Config) p11() p11.Config {
+	return p11.Config{Module: c.Module, TokenLabel: c.TokenLabel, KeyLabel: c.KeyLabel, PINFile: c.PINFile, PINEnv: c.PINEnv}
+}
+
+// TPMConfig selects a TPM key source.
+type TPMConfig struct {
+	Device string `json:"device"`
+	Blob   string `json:"blob"`
+}
+
+// Peer is one peer whose PSK is rotated.
+type Peer struct {
+	PublicKey string `json:"public_key"`
+	FreshPeer string `json:"fresh_peer,omitempty"`
+
+	pub   [32]byte
+	fresh netip.AddrPort
+}
+
+// UnmarshalJSON accepts a public key string or an object.
+func (p *Peer) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &p.PublicKey)
+	}
+	type plain Peer
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	return d.Decode((*plain)(p))
+}
+
+// Duration is a time.Duration written as a Go duration string ("15s").
+type Duration time.Duration
+
+// UnmarshalJSON parses a duration string.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v <= 0 {
+		return fmt.Errorf("duration %q: want a positive Go duration such as \"15s\"", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalJSON writes the duration string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// maxConfig bounds a configuration file.
+const maxConfig = 1 << 20
+
+// Parse parses and checks a configuration. Every error wraps ErrConfig.
+func Parse(b []byte) (*Config, error) {
+	if len(b) > maxConfig {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrConfig, maxConfig)
+	}
+	var c Config
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&c); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if d.More() {
+		return nil, fmt.Errorf("%w: data after the JSON object", ErrConfig)
+	}
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return &c, nil
+}
+
+func (c *Config) check() error {
+	if c.Interface == "" || c.StateDir == "" || len(c.Peers) == 0 {
+		return errors.New("interface, state_dir and peers are required")
+	}
+	m, err := wg.ParseMode(c.Mode)
+	if err != nil {
+		return err
+	}
+	c.mode = m
+	if c.PublicKey != "" {
+		if c.self, err = decodeKey(c.PublicKey); err != nil {
+			return err
+		}
+	}
+	sources := 0
+	for _, set := range []bool{c.KeyFile != "", c.P11 != nil, c.TPM != nil} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return errors.New("exactly one of key_file, pkcs11, tpm is required")
+	}
+	if m == wg.Fresh {
+		if c.fresh, err = netip.ParseAddrPort(c.FreshListen); err != nil {
+			return fmt.Errorf("fresh mode: fresh_listen: %v", err)
+		}
+	}
+	seen := make(map[[32]byte]bool)
+	for i := range c.Peers {
+		p := &c.Peers[i]
+		if p.pub, err = decodeKey(p.PublicKey); err != nil {
+			return fmt.Errorf("peer %d: %v", i, err)
+		}
+		if seen[p.pub] || p.pub == c.self {
+			return fmt.Errorf("peer %d: public key listed twice", i)
+		}
+		seen[p.pub] = true
+		if m == wg.Fresh {
+			if p.fresh, err = netip.ParseAddrPort(p.FreshPeer); err != nil {
+				return fmt.Errorf("peer %d: fresh mode: fresh_peer: %v", i, err)
+			}
+		}
+	}
+	return nil
+}
+
+func decodeKey(s string) ([32]byte, error) {
+	var k [32]byte
+	b, err := base64.StdEncoding.Strict().DecodeString(s)
+	if err != nil || len(b) != 32 {
+		return k, fmt.Errorf("bad WireGuard public key %q (want 32 bytes in base64)", s)
+	}
+	copy(k[:], b)
+	return k, nil
+}

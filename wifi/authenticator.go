@@ -8,6 +8,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/wifi/eapol"
+	"github.com/kexlab/kexlab/wifi/keys"
 )
 
 type authState int
@@ -32,7 +33,7 @@ type Authenticator struct {
 	sent    []uint64 // replay counters of the outstanding message's transmissions
 	retries int
 	limit   int
-	ptk     PTK
+	ptk     keys.PTK
 	gtk     []byte
 	keyID   int
 }
@@ -83,7 +84,7 @@ func (a *Authenticator) send() ([]byte, error) {
 	s := a.cfg.Suite
 	if a.state == authSentMsg1 {
 		f := newFrame(s, eapol.Pairwise|eapol.Ack, a.counter)
-		if t, ok := s.(TKSizer); ok {
+		if t, ok := s.(keys.TKSizer); ok {
 			f.KeyLength = uint16(t.TKSize())
 		}
 		f.Nonce = a.anonce
@@ -125,7 +126,7 @@ func (a *Authenticator) fail() {
 	clear(a.ptk.KCK)
 	clear(a.ptk.KEK)
 	clear(a.ptk.TK)
-	a.ptk = PTK{}
+	a.ptk = keys.PTK{}
 }
 
 // Handle consumes message 2 (returning message 3) or message 4 (returning
@@ -192,9 +193,9 @@ func (a *Authenticator) handleMsg2(f *eapol.Frame, msg []byte) ([]byte, error) {
 func (a *Authenticator) Done() bool { return a.state == authDone }
 
 // PTK returns the PTK once the handshake is done.
-func (a *Authenticator) PTK() (PTK, error) {
+func (a *Authenticator) PTK() (keys.PTK, error) {
 	if a.state != authDone {
-		return PTK{}, ErrNotDone
+		return keys.PTK{}, ErrNotDone
 	}
 	return a.ptk, nil
 }

@@ -6,12 +6,6 @@ import (
 	"testing"
 )
 
-func BenchmarkPMKFromPassphrase(b *testing.B) {
-	for b.Loop() {
-		PMKFromPassphrase("ThisIsAPassword", []byte("ThisIsASSID"))
-	}
-}
-
 func BenchmarkRunSAE(b *testing.B) {
 	for b.Loop() {
 		if _, err := RunSAE(rand.Reader, []byte("ssid"), []byte("password"), testSPA, testAA, true); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/kexlab/kexlab/internal/keywrap"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/wifi/eapol"
+	"github.com/kexlab/kexlab/wifi/keys"
 )
 
 var (
@@ -36,7 +37,7 @@ const DefaultRetries = 3
 
 // Config configures one side of a 4-way handshake.
 type Config struct {
-	Suite KeySuite
+	Suite keys.KeySuite
 	PMK   []byte
 	// AA and SPA are the authenticator's and supplicant's MAC addresses.
 	AA, SPA [6]byte
@@ -58,10 +59,10 @@ func (c *Config) rsne(own []byte) []byte {
 	if own != nil {
 		return own
 	}
-	if r, ok := c.Suite.(RSNElementer); ok {
+	if r, ok := c.Suite.(keys.RSNElementer); ok {
 		return r.RSNE()
 	}
-	return SuitePSK.RSNE()
+	return keys.SuitePSK.RSNE()
 }
 
 func (c *Config) check() error {
@@ -93,7 +94,7 @@ func nonce(r io.Reader) ([eapol.NonceSize]byte, error) {
 }
 
 // newFrame returns a frame with the suite's version and an all-zero MIC.
-func newFrame(s KeySuite, info eapol.KeyInfo, counter uint64) *eapol.Frame {
+func newFrame(s keys.KeySuite, info eapol.KeyInfo, counter uint64) *eapol.Frame {
 	return &eapol.Frame{
 		ProtocolVersion: 2,
 		DescriptorType:  eapol.DescriptorRSN,
@@ -104,7 +105,7 @@ func newFrame(s KeySuite, info eapol.KeyInfo, counter uint64) *eapol.Frame {
 }
 
 // seal marshals f with its MIC computed under kck (or zero if kck is nil).
-func seal(s KeySuite, f *eapol.Frame, kck []byte) ([]byte, error) {
+func seal(s keys.KeySuite, f *eapol.Frame, kck []byte) ([]byte, error) {
 	b, err := f.Marshal()
 	if err != nil || kck == nil {
 		return b, err
@@ -122,7 +123,7 @@ func seal(s KeySuite, f *eapol.Frame, kck []byte) ([]byte, error) {
 }
 
 // verify checks the MIC of the received frame raw (parsed as f) under kck.
-func verify(s KeySuite, raw []byte, f *eapol.Frame, kck []byte) error {
+func verify(s keys.KeySuite, raw []byte, f *eapol.Frame, kck []byte) error {
 	z := bytes.Clone(raw)
 	clear(z[eapol.MICOffset() : eapol.MICOffset()+len(f.MIC)])
 	mic, err := s.MIC(kck, z)
@@ -137,7 +138,7 @@ func verify(s KeySuite, raw []byte, f *eapol.Frame, kck []byte) error {
 
 // parse decodes a frame of this handshake: an RSN descriptor, pairwise,
 // with the suite's descriptor version.
-func parse(s KeySuite, msg []byte) (*eapol.Frame, error) {
+func parse(s keys.KeySuite, msg []byte) (*eapol.Frame, error) {
 	f, err := eapol.Unmarshal(msg, s.MICSize())
 	if err != nil {
 		return nil, err

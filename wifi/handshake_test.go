@@ -9,6 +9,7 @@ import (
 	"github.com/kexlab/kexlab/internal/keywrap"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/wifi/eapol"
+	"github.com/kexlab/kexlab/wifi/keys"
 )
 
 var (
@@ -16,9 +17,9 @@ var (
 	testSPA = [6]byte{0x02, 0, 0, 0, 0, 0x01}
 )
 
-var allSuites = []*Suite{SuitePSK, PSK(GCMP256), SuitePSKSHA256, SuiteSAE, SAE(GCMP256), SuiteSAEExt, SuiteSAEExt384}
+var allSuites = []*keys.Suite{keys.SuitePSK, keys.PSK(keys.GCMP256), keys.SuitePSKSHA256, keys.SuiteSAE, keys.SAE(keys.GCMP256), keys.SuiteSAEExt, keys.SuiteSAEExt384}
 
-func pair(t testing.TB, s KeySuite, pmkA, pmkS []byte) (*Authenticator, *Supplicant) {
+func pair(t testing.TB, s keys.KeySuite, pmkA, pmkS []byte) (*Authenticator, *Supplicant) {
 	t.Helper()
 	a, err := NewAuthenticator(Config{Suite: s, PMK: pmkA, AA: testAA, SPA: testSPA, Rand: rand.Reader})
 	if err != nil {
@@ -31,7 +32,7 @@ func pair(t testing.TB, s KeySuite, pmkA, pmkS []byte) (*Authenticator, *Supplic
 	return a, sp
 }
 
-func pmkFor(s *Suite) []byte { return bytes.Repeat([]byte{0x42}, s.PMKSize()) }
+func pmkFor(s *keys.Suite) []byte { return bytes.Repeat([]byte{0x42}, s.PMKSize()) }
 
 func checkSameKeys(t *testing.T, a *Authenticator, s *Supplicant) {
 	t.Helper()
@@ -87,8 +88,8 @@ func TestHandshakeAllSuites(t *testing.T) {
 }
 
 func TestWrongPMK(t *testing.T) {
-	pmk := pmkFor(SuitePSK)
-	a, sp := pair(t, SuitePSK, pmk, bytes.Repeat([]byte{1}, 32))
+	pmk := pmkFor(keys.SuitePSK)
+	a, sp := pair(t, keys.SuitePSK, pmk, bytes.Repeat([]byte{1}, 32))
 	m1, _ := a.Start()
 	m2, err := sp.Handle(m1)
 	if err != nil {
@@ -103,7 +104,7 @@ func TestWrongPMK(t *testing.T) {
 }
 
 func TestBadMIC(t *testing.T) {
-	s := SuiteSAE
+	s := keys.SuiteSAE
 	a, sp := pair(t, s, pmkFor(s), pmkFor(s))
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)
@@ -142,7 +143,7 @@ func TestBadMIC(t *testing.T) {
 }
 
 func TestReplayedMessage1(t *testing.T) {
-	s := SuitePSK
+	s := keys.SuitePSK
 	a, sp := pair(t, s, pmkFor(s), pmkFor(s))
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)
@@ -162,7 +163,7 @@ func TestReplayedMessage1(t *testing.T) {
 }
 
 func TestReplayedMessage3(t *testing.T) {
-	s := SuitePSKSHA256
+	s := keys.SuitePSKSHA256
 	a, sp := pair(t, s, pmkFor(s), pmkFor(s))
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)
@@ -195,7 +196,7 @@ func TestReplayedMessage3(t *testing.T) {
 }
 
 func TestWrongReplayCounter(t *testing.T) {
-	s := SuitePSK
+	s := keys.SuitePSK
 	a, sp := pair(t, s, pmkFor(s), pmkFor(s))
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)
@@ -241,7 +242,7 @@ func TestWrongReplayCounter(t *testing.T) {
 // authenticator with another PMK) replaces the pending one; the genuine
 // message 3 for the old ANonce is then dropped and no key is installed.
 func TestSupersededMessage1(t *testing.T) {
-	s := SuitePSK
+	s := keys.SuitePSK
 	a, sp := pair(t, s, pmkFor(s), pmkFor(s))
 	evil, _ := NewAuthenticator(Config{Suite: s, PMK: bytes.Repeat([]byte{9}, 32), AA: testAA, SPA: testSPA, Rand: rand.Reader})
 	m1, _ := a.Start()
@@ -268,7 +269,7 @@ func mustNonce(t *testing.T, m1 []byte) []byte {
 }
 
 func TestRetransmissionAndExhaustion(t *testing.T) {
-	s := SuiteSAE
+	s := keys.SuiteSAE
 	a, sp := pair(t, s, pmkFor(s), pmkFor(s))
 	a.cfg.Retries = 2
 	a.limit = 2
@@ -306,10 +307,10 @@ func TestRetransmissionAndExhaustion(t *testing.T) {
 }
 
 func TestRSNEMismatch(t *testing.T) {
-	s := SuitePSK
+	s := keys.SuitePSK
 	a, _ := pair(t, s, pmkFor(s), pmkFor(s))
 	sp, _ := NewSupplicant(Config{Suite: s, PMK: pmkFor(s), AA: testAA, SPA: testSPA, Rand: rand.Reader,
-		RSNE: PSK(GCMP256).RSNE()})
+		RSNE: keys.PSK(keys.GCMP256).RSNE()})
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)
 	if _, err := a.Handle(m2); !errors.Is(err, ErrRSNE) {
@@ -318,7 +319,7 @@ func TestRSNEMismatch(t *testing.T) {
 }
 
 func TestTruncatedAndGarbled(t *testing.T) {
-	s := SuiteSAEExt384
+	s := keys.SuiteSAEExt384
 	a, sp := pair(t, s, pmkFor(s), pmkFor(s))
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)
@@ -352,10 +353,10 @@ func TestConfigErrors(t *testing.T) {
 	if _, err := NewAuthenticator(Config{}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Fatal(err)
 	}
-	if _, err := NewSupplicant(Config{Suite: SuitePSK, PMK: []byte{1}, Rand: rand.Reader, RSNE: []byte{48, 1, 0}}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+	if _, err := NewSupplicant(Config{Suite: keys.SuitePSK, PMK: []byte{1}, Rand: rand.Reader, RSNE: []byte{48, 1, 0}}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Fatal(err)
 	}
-	if _, err := NewAuthenticator(Config{Suite: SuitePSK, PMK: []byte{1}, Rand: bytes.NewReader(nil)}); !errors.Is(err, pakeerr.ErrRandom) {
+	if _, err := NewAuthenticator(Config{Suite: keys.SuitePSK, PMK: []byte{1}, Rand: bytes.NewReader(nil)}); !errors.Is(err, pakeerr.ErrRandom) {
 		t.Fatal(err)
 	}
 }
@@ -369,7 +370,7 @@ func TestSAEThenFourWay(t *testing.T) {
 		if len(res.PMK) != 32 || len(res.PMKID) != 16 {
 			t.Fatalf("PMK %d, PMKID %d octets", len(res.PMK), len(res.PMKID))
 		}
-		for _, s := range []*Suite{SuiteSAE, SuiteSAEExt} {
+		for _, s := range []*keys.Suite{keys.SuiteSAE, keys.SuiteSAEExt} {
 			a, sp := pair(t, s, res.PMK, res.PMK)
 			if _, err := RunHandshake(a, sp); err != nil {
 				t.Fatal(err)
@@ -382,7 +383,7 @@ func TestSAEThenFourWay(t *testing.T) {
 // FuzzAuthenticator feeds arbitrary frames to an authenticator waiting for
 // message 2 and then message 4; it must never panic or complete.
 func FuzzAuthenticator(f *testing.F) {
-	s := SuitePSK
+	s := keys.SuitePSK
 	a, sp := pair(f, s, pmkFor(s), pmkFor(s))
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)
@@ -395,7 +396,7 @@ func FuzzAuthenticator(f *testing.F) {
 		a.Start()
 		if second {
 			a.state = authSentMsg3
-			a.ptk = PTK{KCK: make([]byte, 16), KEK: make([]byte, 16), TK: make([]byte, 16)}
+			a.ptk = keys.PTK{KCK: make([]byte, 16), KEK: make([]byte, 16), TK: make([]byte, 16)}
 		}
 		if out, err := a.Handle(msg); err == nil && a.Done() && out != nil {
 			t.Fatal("output after completion")
@@ -406,7 +407,7 @@ func FuzzAuthenticator(f *testing.F) {
 // FuzzSupplicant feeds arbitrary frames to a fresh supplicant and to one
 // that has answered message 1.
 func FuzzSupplicant(f *testing.F) {
-	s := SuiteSAE
+	s := keys.SuiteSAE
 	a, sp := pair(f, s, pmkFor(s), pmkFor(s))
 	m1, _ := a.Start()
 	m2, _ := sp.Handle(m1)

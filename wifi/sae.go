@@ -23,8 +23,8 @@ type SAEResult struct {
 // RunSAE runs SAE with group 19 between a station sta and an access point
 // ap sharing password, in memory: both derive PWE (by hash-to-element from
 // the SSID if h2e, else by hunting and pecking), exchange commits and
-// confirms, and must agree on the PMK. The PMK feeds SuiteSAE or
-// SuiteSAEExt (group 19) in the 4-way handshake.
+// confirms, and must agree on the PMK. The PMK feeds keys.SuiteSAE or
+// keys.SuiteSAEExt (group 19) in the 4-way handshake.
 func RunSAE(r io.Reader, ssid, password []byte, sta, ap [6]byte, h2e bool) (*SAEResult, error) {
 	pwe := func() (*group.Point, error) {
 		if !h2e {

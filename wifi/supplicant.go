@@ -6,6 +6,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/keywrap"
 	"github.com/kexlab/kexlab/wifi/eapol"
+	"github.com/kexlab/kexlab/wifi/keys"
 )
 
 // Supplicant is the supplicant (station) side of the 4-way handshake
@@ -26,8 +27,8 @@ type Supplicant struct {
 	haveMsg1   bool
 	anonce     [eapol.NonceSize]byte
 	snonce     [eapol.NonceSize]byte
-	tptk       PTK
-	ptk        PTK
+	tptk       keys.PTK
+	ptk        keys.PTK
 	gtk        *eapol.GTK
 	installs   int
 }
@@ -134,9 +135,9 @@ func (s *Supplicant) handleMsg3(f *eapol.Frame, msg []byte) ([]byte, error) {
 func (s *Supplicant) Done() bool { return s.installs > 0 }
 
 // PTK returns the installed PTK.
-func (s *Supplicant) PTK() (PTK, error) {
+func (s *Supplicant) PTK() (keys.PTK, error) {
 	if s.installs == 0 {
-		return PTK{}, ErrNotDone
+		return keys.PTK{}, ErrNotDone
 	}
 	return s.ptk, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kexlab/kexlab/bench/stats"
 	"github.com/kexlab/kexlab/wifi"
 	"github.com/kexlab/kexlab/wifi/airtime"
+	"github.com/kexlab/kexlab/wifi/keys"
 	"github.com/kexlab/kexlab/wifi/lwc"
 )
 
@@ -139,7 +140,7 @@ func cmdWifiRun(name string, args []string, stdout, stderr io.Writer) error {
 func wifiPMK(psk string, n int, out *wifiOutput, stdout io.Writer) ([]byte, error) {
 	ssid := []byte("kexlab")
 	if psk != "" {
-		pmk, err := wifi.PMKFromPassphrase(psk, ssid)
+		pmk, err := keys.PMKFromPassphrase(psk, ssid)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}

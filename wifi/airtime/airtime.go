@@ -1,6 +1,6 @@
 // Package airtime measures complete 4-way handshakes with any key suite
-// (package wifi's standard suites or the lightweight sponge suites of
-// package lwc) and evaluates the authentication-time model of
+// (package wifi/keys: the standard suites or the lightweight sponge suites
+// over package wifi/lwc) and evaluates the authentication-time model of
 // "Implementation of three LWC schemes in the WiFi 4-way handshake"
 // (Yi, Gong, Mandal, NIST LWC workshop 2019):
 //
@@ -26,13 +26,14 @@ import (
 	"github.com/kexlab/kexlab/bench/stats"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/wifi"
+	"github.com/kexlab/kexlab/wifi/keys"
 	"github.com/kexlab/kexlab/wifi/lwc"
 )
 
 // Suite is a named key suite the command line can select.
 type Suite struct {
 	Key   string // command-line name: "standard", "sae", "ace", …
-	Suite wifi.KeySuite
+	Suite keys.KeySuite
 	About string
 }
 
@@ -41,11 +42,11 @@ type Suite struct {
 // one sponge suite per lightweight cipher.
 func Suites() []Suite {
 	out := []Suite{
-		{"standard", wifi.SuitePSK, "WPA2-PSK: PRF-384 (HMAC-SHA-1), MIC HMAC-SHA-1-128"},
-		{"sae", wifi.SuiteSAE, "WPA3-SAE (AKM 8): KDF-SHA-256, MIC AES-128-CMAC"},
+		{"standard", keys.SuitePSK, "WPA2-PSK: PRF-384 (HMAC-SHA-1), MIC HMAC-SHA-1-128"},
+		{"sae", keys.SuiteSAE, "WPA3-SAE (AKM 8): KDF-SHA-256, MIC AES-128-CMAC"},
 	}
 	for _, c := range lwc.Ciphers() {
-		out = append(out, Suite{c.Name, wifi.LWCSuite(c), c.Spec + " sponge KDF and MIC"})
+		out = append(out, Suite{c.Name, keys.LWCSuite(c), c.Spec + " sponge KDF and MIC"})
 	}
 	return out
 }
@@ -160,11 +161,11 @@ func sameKeys(a *wifi.Authenticator, s *wifi.Supplicant) error {
 
 // timed wraps a suite and times its KDF and MIC calls.
 type timed struct {
-	wifi.KeySuite
+	keys.KeySuite
 	kdf, mic []float64
 }
 
-func (t *timed) DerivePTK(pmk []byte, aa, spa [6]byte, anonce, snonce []byte) (wifi.PTK, error) {
+func (t *timed) DerivePTK(pmk []byte, aa, spa [6]byte, anonce, snonce []byte) (keys.PTK, error) {
 	start := time.Now()
 	p, err := t.KeySuite.DerivePTK(pmk, aa, spa, anonce, snonce)
 	t.kdf = append(t.kdf, float64(time.Since(start)))
@@ -180,14 +181,14 @@ func (t *timed) MIC(kck, frame []byte) ([]byte, error) {
 
 // RSNE and TKSize pass the wrapped suite's through.
 func (t *timed) RSNE() []byte {
-	if r, ok := t.KeySuite.(wifi.RSNElementer); ok {
+	if r, ok := t.KeySuite.(keys.RSNElementer); ok {
 		return r.RSNE()
 	}
-	return wifi.SuitePSK.RSNE()
+	return keys.SuitePSK.RSNE()
 }
 
 func (t *timed) TKSize() int {
-	if k, ok := t.KeySuite.(wifi.TKSizer); ok {
+	if k, ok := t.KeySuite.(keys.TKSizer); ok {
 		return k.TKSize()
 	}
 	return 16

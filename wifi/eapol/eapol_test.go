@@ -12,9 +12,9 @@ import (
 )
 
 // capturedMsg2 is message 2 of a captured WPA2-PSK/CCMP handshake with its
-// MIC field zeroed (../testdata/capture.json, from aircrack-ng's tests).
+// MIC field zeroed (../keys/testdata/capture.json, from aircrack-ng's tests).
 func capturedMsg2(t testing.TB) []byte {
-	b, err := os.ReadFile("../testdata/capture.json")
+	b, err := os.ReadFile("../keys/testdata/capture.json")
 	if err != nil {
 		t.Fatal(err)
 	}

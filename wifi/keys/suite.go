@@ -1,4 +1,4 @@
-package wifi
+package keys
 
 import (
 	"crypto/hmac"
@@ -35,7 +35,7 @@ type KeySuite interface {
 }
 
 // RSNElementer is implemented by suites that know their RSN element; the
-// handshake uses it unless the configuration names another.
+// handshake of package wifi uses it unless its Config names another.
 type RSNElementer interface{ RSNE() []byte }
 
 // TKSizer is implemented by suites that know the TK length before the PTK

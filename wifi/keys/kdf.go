@@ -1,4 +1,4 @@
-package wifi
+package keys
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package wifi
+package keys
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 )
 
 // LWCSuite returns the experimental key suite whose PTK derivation and
-// EAPOL-Key MIC are the sponge KDF and MIC of package lwc over c, as in
+// EAPOL-Key MIC are the sponge KDF and MIC of package wifi/lwc over c, as in
 // "Implementation of three LWC schemes in the WiFi 4-way handshake" (see
-// package lwc for the exact mapping). KCK, KEK and TK are 16 octets each
+// package wifi/lwc for the exact mapping). KCK, KEK and TK are 16 octets each
 // (TK for CCMP-128), the MIC is c's 16-octet tag, the key descriptor
 // version is 0 (AKM-defined) and the GTK is still wrapped with AES key wrap
 // under the KEK. No AKM is assigned to these constructions; the RSN element

@@ -2,9 +2,9 @@ package dragonfly
 
 import (
 	"fmt"
-	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
+	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
@@ -28,44 +28,17 @@ func Unavoidable(rand io.Reader, opts *Options) (*floor.Floor, error) {
 		return nil, fmt.Errorf("%w: dragonfly: floor inputs", pakeerr.ErrRandom)
 	}
 	password, idA, idB := []byte("password"), []byte("alice"), []byte("bob")
-	pe, err := PasswordElement(password, idA, idB, opts)
-	if err != nil {
-		return nil, err
-	}
-	peer := core.EncodeElement(group.NewPoint().ScalarMult(s, pe))
 	hunt := fmt.Sprintf("hunting-and-pecking PE (%d rounds, constant time)", Iterations)
 	if opts != nil && opts.InsecureEarlyExit {
 		hunt = "hunting-and-pecking PE (INSECURE early exit)"
 	}
-	return &floor.Floor{
-		Ops: []string{
-			"4 × P-256 ScalarMult (mask·PE, peer-scalar·PE)",
-			"2 × P-256 point decoding (x||y)",
-			"2 × P-256 ScalarMult (private·(...))",
-			"2 × " + hunt,
-		},
-		Online: func() error { return online(s, pe, peer) },
-		Password: func() error {
-			for range 2 {
-				if _, err := PasswordElement(password, idA, idB, opts); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-	}, nil
-}
-
-// online performs both peers' group operations of one commit exchange.
-func online(s *group.Scalar, pe *group.Point, peer []byte) error {
-	for range 2 {
-		group.NewPoint().ScalarMult(s, pe)
-		q, err := core.DecodeElement(peer)
-		if err != nil {
-			return err
-		}
-		q.Add(q, group.NewPoint().ScalarMult(s, pe))
-		q.ScalarMult(s, q)
+	ops := []string{
+		"4 × P-256 ScalarMult (mask·PE, peer-scalar·PE)",
+		"2 × P-256 point decoding (x||y)",
+		"2 × P-256 ScalarMult (private·(...))",
+		"2 × " + hunt,
 	}
-	return nil
+	return core.Floor(ops, s, func() (*group.Point, error) {
+		return PasswordElement(password, idA, idB, opts)
+	})
 }

@@ -2,9 +2,9 @@ package sae
 
 import (
 	"fmt"
-	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
+	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
@@ -37,11 +37,6 @@ func Unavoidable(rand io.Reader, huntAndPeck bool, opts *Options) (*floor.Floor,
 		}
 		return pt.PWE(staA, staB)
 	}
-	pwe, err := derive()
-	if err != nil {
-		return nil, err
-	}
-	peer := core.EncodeElement(group.NewPoint().ScalarMult(s, pwe))
 	ops := []string{
 		"4 × P-256 ScalarMult (mask·PWE, peer-scalar·PWE)",
 		"2 × P-256 point decoding (x||y)",
@@ -56,30 +51,5 @@ func Unavoidable(rand io.Reader, huntAndPeck bool, opts *Options) (*floor.Floor,
 	default:
 		ops = append(ops, fmt.Sprintf("2 × hunting-and-pecking PWE (%d rounds, constant time)", Iterations))
 	}
-	return &floor.Floor{
-		Ops:    ops,
-		Online: func() error { return online(s, pwe, peer) },
-		Password: func() error {
-			for range 2 {
-				if _, err := derive(); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-	}, nil
-}
-
-// online performs both stations' group operations of one commit exchange.
-func online(s *group.Scalar, pwe *group.Point, peer []byte) error {
-	for range 2 {
-		group.NewPoint().ScalarMult(s, pwe)
-		q, err := core.DecodeElement(peer)
-		if err != nil {
-			return err
-		}
-		q.Add(q, group.NewPoint().ScalarMult(s, pwe))
-		q.ScalarMult(s, q)
-	}
-	return nil
+	return core.Floor(ops, s, derive)
 }

@@ -2,10 +2,11 @@ package ace
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"strconv"
+
+	"github.com/kexlab/kexlab/wifi/lwc/internal/duplex"
 )
 
 // ErrOpen is returned by Open when the ciphertext is shorter than a tag or
@@ -19,27 +20,30 @@ const (
 	domainMsg = 0x02
 )
 
-// aeadACE is ACE-AE-128 under a fixed key.
+// aeadACE is ACE-AE-128 under a fixed key: the embedded duplex.AEAD
+// provides the cipher.AEAD methods over Encrypt and Decrypt.
 type aeadACE struct {
+	duplex.AEAD
 	k [4]uint32 // the key as big-endian 32-bit words K[0..3]
 }
 
 // New returns ACE-AE-128 (§2.4) keyed with the 16-byte key. The AEAD takes
-// 16-byte nonces and appends a 16-byte tag to the ciphertext.
+// 16-byte nonces and appends a 16-byte tag to the ciphertext. Open returns
+// ErrOpen if the ciphertext is shorter than a tag or the tag does not
+// match, and then leaves no plaintext in dst's capacity. Seal and Open
+// panic only if the nonce length is wrong.
 func New(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errors.New("ace: invalid key size " + strconv.Itoa(len(key)))
 	}
 	a := new(aeadACE)
+	a.AEAD = duplex.AEAD{Cipher: a, ErrOpen: ErrOpen,
+		BadNonce: "ace: incorrect nonce length given to ACE-AE-128"}
 	for i := range a.k {
 		a.k[i] = binary.BigEndian.Uint32(key[4*i:])
 	}
 	return a, nil
 }
-
-func (*aeadACE) NonceSize() int { return NonceSize }
-
-func (*aeadACE) Overhead() int { return TagSize }
 
 // absorbKey adds the key to the rate in two halves, permuting after each
 // (the closing part of the initialization, §2.4.4, and of the
@@ -57,10 +61,10 @@ func (a *aeadACE) absorbKey(s *state) {
 // C = K[64..127], D = 0, E = N[64..127]), runs the initialization (§2.4.4)
 // and absorbs the associated data, if any, in padded 8-byte blocks with
 // domain separator 1 (§2.4.5).
-func (a *aeadACE) init(nonce, ad []byte) state {
+func (a *aeadACE) init(nonce *[NonceSize]byte, ad []byte) state {
 	s := state{
 		a.k[0], a.k[1],
-		binary.BigEndian.Uint32(nonce), binary.BigEndian.Uint32(nonce[4:]),
+		binary.BigEndian.Uint32(nonce[0:]), binary.BigEndian.Uint32(nonce[4:]),
 		a.k[2], a.k[3],
 		0, 0,
 		binary.BigEndian.Uint32(nonce[8:]), binary.BigEndian.Uint32(nonce[12:]),
@@ -82,28 +86,23 @@ func (a *aeadACE) init(nonce, ad []byte) state {
 	return s
 }
 
-// finish runs the finalization (§2.4.7) and writes the tag, the rate
-// words A[0], A[1], C[0], C[1] of the final state, to tag.
-func (a *aeadACE) finish(s *state, tag []byte) {
+// finish runs the finalization (§2.4.7) and returns the tag, the rate
+// words A[0], A[1], C[0], C[1] of the final state.
+func (a *aeadACE) finish(s *state) (tag [TagSize]byte) {
 	a.absorbKey(s)
-	binary.BigEndian.PutUint32(tag, s[0])
+	binary.BigEndian.PutUint32(tag[0:], s[0])
 	binary.BigEndian.PutUint32(tag[4:], s[1])
 	binary.BigEndian.PutUint32(tag[8:], s[4])
 	binary.BigEndian.PutUint32(tag[12:], s[5])
+	return tag
 }
 
-// Seal encrypts and authenticates plaintext with the 16-byte nonce and
-// authenticates additionalData, appending the ciphertext and the 16-byte
-// tag to dst. Each 8-byte plaintext block (the last one padded, §2.4.2) is
-// added to the rate, the rate is output as ciphertext, and the state is
-// permuted with domain separator 2 (§2.4.6). Seal panics only if the nonce
-// length is wrong.
-func (a *aeadACE) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	if len(nonce) != NonceSize {
-		panic("ace: incorrect nonce length given to ACE-AE-128")
-	}
-	ret, out := sliceForAppend(dst, len(plaintext)+TagSize)
-	s := a.init(nonce, additionalData)
+// Encrypt is ACE-AE-128 encryption (§2.4): after init, each 8-byte
+// plaintext block (the last one padded, §2.4.2) is added to the rate, the
+// rate is output as ciphertext, and the state is permuted with domain
+// separator 2 (§2.4.6); finish gives the tag.
+func (a *aeadACE) Encrypt(out []byte, nonce *[NonceSize]byte, plaintext, ad []byte) [TagSize]byte {
+	s := a.init(nonce, ad)
 	m, c := plaintext, out
 	for len(m) >= Rate {
 		s.absorb(m)
@@ -118,28 +117,14 @@ func (a *aeadACE) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	copy(c, block[:len(m)])
 	s[domain] ^= domainMsg
 	s.permute()
-	a.finish(&s, out[len(plaintext):])
-	return ret
+	return a.finish(&s)
 }
 
-// Open authenticates and decrypts ciphertext (the output of Seal: the
-// encrypted message followed by the 16-byte tag) with the 16-byte nonce and
-// additionalData, appending the plaintext to dst (§2.4.8). If the
-// ciphertext is shorter than a tag or the tag does not match, Open returns
-// ErrOpen and leaves no plaintext in dst's capacity. Open panics only if
-// the nonce length is wrong.
-func (a *aeadACE) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	if len(nonce) != NonceSize {
-		panic("ace: incorrect nonce length given to ACE-AE-128")
-	}
-	if len(ciphertext) < TagSize {
-		return nil, ErrOpen
-	}
-	n := len(ciphertext) - TagSize
-	tag := ciphertext[n:]
-	ret, out := sliceForAppend(dst, n)
-	s := a.init(nonce, additionalData)
-	c, m := ciphertext[:n], out
+// Decrypt is ACE-AE-128 decryption (§2.4.8): it writes the plaintext of
+// ciphertext to out and returns the tag to compare with the received one.
+func (a *aeadACE) Decrypt(out []byte, nonce *[NonceSize]byte, ciphertext, ad []byte) [TagSize]byte {
+	s := a.init(nonce, ad)
+	c, m := ciphertext, out
 	for len(c) >= Rate {
 		c0 := binary.BigEndian.Uint32(c)
 		c1 := binary.BigEndian.Uint32(c[4:])
@@ -161,24 +146,5 @@ func (a *aeadACE) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, e
 	copy(m, block[:len(c)])
 	s[domain] ^= domainMsg
 	s.permute()
-	var want [TagSize]byte
-	a.finish(&s, want[:])
-	if subtle.ConstantTimeCompare(want[:], tag) != 1 {
-		clear(out)
-		return nil, ErrOpen
-	}
-	return ret, nil
-}
-
-// sliceForAppend extends in by n bytes, returning the whole slice and the
-// n-byte tail, reallocating if in's capacity is too small.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
+	return a.finish(&s)
 }

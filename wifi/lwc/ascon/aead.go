@@ -2,27 +2,35 @@ package ascon
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/wifi/lwc/internal/duplex"
 )
 
 // ErrOpen is returned by Open when the ciphertext is shorter than a tag or
 // the tag does not verify.
 var ErrOpen = errors.New("ascon: message authentication failed")
 
-// aead is Ascon-AEAD128 under one key K = K0 ∥ K1 (two little-endian words).
+// aead is Ascon-AEAD128 under one key K = K0 ∥ K1 (two little-endian
+// words); the embedded duplex.AEAD provides the cipher.AEAD methods over
+// Encrypt and Decrypt.
 type aead struct {
+	duplex.AEAD
 	k0, k1 uint64
 }
 
 // New returns Ascon-AEAD128 (SP 800-232 §4) under the 16-byte key. The
 // result seals a plaintext P with a 16-byte nonce N and associated data A
-// into C ∥ T: the ciphertext C, len(P) bytes, followed by the 16-byte tag T.
-// A key of any other length is an error wrapping
-// pakeerr.ErrInvalidParameter.
+// into C ∥ T: the ciphertext C, len(P) bytes, followed by the 16-byte tag T
+// (§4.1.1). Open (§4.1.2) gives ErrOpen for a ciphertext shorter than
+// TagSize or a tag that does not verify (compared in constant time), and
+// then nothing is appended and the bytes decrypted into dst's capacity are
+// zeroed: no unauthenticated plaintext is released. Seal and Open panic
+// only if the nonce is not NonceSize bytes long, as every cipher.AEAD does;
+// to encrypt or decrypt in place use the input's [:0] as dst. A key of any
+// other length is an error wrapping pakeerr.ErrInvalidParameter.
 //
 // As SP 800-232 requires, a nonce must never be used twice under one key.
 func New(key []byte) (cipher.AEAD, error) {
@@ -30,65 +38,32 @@ func New(key []byte) (cipher.AEAD, error) {
 		return nil, fmt.Errorf("%w: ascon: key is %d bytes, want %d",
 			pakeerr.ErrInvalidParameter, len(key), KeySize)
 	}
-	return &aead{k0: load64(key[0:8]), k1: load64(key[8:16])}, nil
+	a := &aead{k0: load64(key[0:8]), k1: load64(key[8:16])}
+	a.AEAD = duplex.AEAD{Cipher: a, ErrOpen: ErrOpen,
+		BadNonce: "ascon: incorrect nonce length given to Ascon-AEAD128"}
+	return a, nil
 }
 
-func (a *aead) NonceSize() int { return NonceSize }
-func (a *aead) Overhead() int  { return TagSize }
-
-// Seal appends C ∥ T to dst and returns the result (§4.1.1). It panics only
-// if the nonce is not NonceSize bytes long, as every cipher.AEAD does. To
-// encrypt in place use plaintext[:0] as dst; as cipher.AEAD documents, the
-// rest of dst's capacity must not otherwise overlap plaintext.
-func (a *aead) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	if len(nonce) != NonceSize {
-		panic("ascon: incorrect nonce length given to Ascon-AEAD128")
-	}
-	ret, out := sliceForAppend(dst, len(plaintext)+TagSize)
-	s := a.start(nonce, additionalData)
-	s.encrypt(out[:len(plaintext)], plaintext)
-	t0, t1 := a.finish(&s)
-	store64(out[len(plaintext):], t0)
-	store64(out[len(plaintext)+8:], t1)
-	return ret
+// Encrypt computes C and T (§4.1.1): start, encrypt, finish.
+func (a *aead) Encrypt(out []byte, nonce *[NonceSize]byte, plaintext, ad []byte) [TagSize]byte {
+	s := a.start(nonce, ad)
+	s.encrypt(out, plaintext)
+	return a.finish(&s)
 }
 
-// Open authenticates and decrypts C ∥ T, appending the plaintext to dst
-// (§4.1.2). A ciphertext shorter than TagSize or a tag that does not verify
-// gives ErrOpen, and then nothing is appended and the bytes decrypted into
-// dst's capacity are zeroed before returning: no unauthenticated plaintext
-// is released. The tag is compared in constant time. It panics only if the
-// nonce is not NonceSize bytes long. To decrypt in place use
-// ciphertext[:0] as dst.
-func (a *aead) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	if len(nonce) != NonceSize {
-		panic("ascon: incorrect nonce length given to Ascon-AEAD128")
-	}
-	if len(ciphertext) < TagSize {
-		return nil, ErrOpen
-	}
-	n := len(ciphertext) - TagSize
-	var tag [TagSize]byte
-	copy(tag[:], ciphertext[n:])
-	ret, out := sliceForAppend(dst, n)
-	s := a.start(nonce, additionalData)
-	s.decrypt(out, ciphertext[:n])
-	t0, t1 := a.finish(&s)
-	var want [TagSize]byte
-	store64(want[0:8], t0)
-	store64(want[8:16], t1)
-	if subtle.ConstantTimeCompare(want[:], tag[:]) != 1 {
-		clear(out)
-		return nil, ErrOpen
-	}
-	return ret, nil
+// Decrypt computes P and the expected tag T (§4.1.2): start, decrypt,
+// finish.
+func (a *aead) Decrypt(out []byte, nonce *[NonceSize]byte, ciphertext, ad []byte) [TagSize]byte {
+	s := a.start(nonce, ad)
+	s.decrypt(out, ciphertext)
+	return a.finish(&s)
 }
 
 // start runs the initialization (S = Ascon-p[12](IV ∥ K ∥ N) ⊕ (0^192 ∥ K))
 // and absorbs the associated data: each padded 128-bit block A_i is XORed
 // into S0 ∥ S1 and followed by Ascon-p[8]; empty A is not padded or
 // absorbed. Last comes the domain separation S ⊕= 0^319 ∥ 1 (§4.1.1).
-func (a *aead) start(nonce, ad []byte) state {
+func (a *aead) start(nonce *[NonceSize]byte, ad []byte) state {
 	s := state{ivAEAD128, a.k0, a.k1, load64(nonce[0:8]), load64(nonce[8:16])}
 	s.rounds(12)
 	s[3] ^= a.k0
@@ -167,24 +142,12 @@ func (s *state) decrypt(out, in []byte) {
 }
 
 // finish runs the finalization: S ⊕= 0^128 ∥ K ∥ 0^64, S = Ascon-p[12](S),
-// and returns the tag T = (S3 ∥ S4) ⊕ K as two words (§4.1.1).
-func (a *aead) finish(s *state) (t0, t1 uint64) {
+// and returns the tag T = (S3 ∥ S4) ⊕ K (§4.1.1).
+func (a *aead) finish(s *state) (tag [TagSize]byte) {
 	s[2] ^= a.k0
 	s[3] ^= a.k1
 	s.rounds(12)
-	return s[3] ^ a.k0, s[4] ^ a.k1
-}
-
-// sliceForAppend takes a slice and a requested number of bytes. It returns a
-// slice with the contents of the given slice followed by that many bytes and
-// a second slice that aliases into it and contains only the extra bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
+	store64(tag[0:8], s[3]^a.k0)
+	store64(tag[8:16], s[4]^a.k1)
+	return tag
 }

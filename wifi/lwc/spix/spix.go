@@ -32,10 +32,11 @@ package spix
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"reflect"
+
+	"github.com/kexlab/kexlab/wifi/lwc/internal/duplex"
 )
 
 // Sizes of SPIX-AE-128 (specification §2.2).
@@ -56,24 +57,30 @@ const (
 // does not verify.
 var ErrOpen = errors.New("spix: message authentication failed")
 
+// aead is SPIX-AE-128 under a fixed key; the embedded duplex.AEAD provides
+// the cipher.AEAD methods over Encrypt and Decrypt.
 type aead struct {
+	duplex.AEAD
 	key [4]uint32 // the key as big-endian 32-bit words
 }
 
-// New returns SPIX-AE-128 keyed with the 16-byte key.
+// New returns SPIX-AE-128 keyed with the 16-byte key. Seal appends the
+// ciphertext followed by the 16-byte tag to dst; Open returns ErrOpen if
+// the ciphertext is too short or its tag does not verify, and then dst's
+// spare capacity holds no plaintext. Both panic only if the nonce is not
+// NonceSize bytes long.
 func New(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errors.New("spix: key must be 16 bytes")
 	}
 	a := new(aead)
+	a.AEAD = duplex.AEAD{Cipher: a, ErrOpen: ErrOpen,
+		BadNonce: "spix: incorrect nonce length given to SPIX"}
 	for i := range a.key {
 		a.key[i] = binary.BigEndian.Uint32(key[4*i:])
 	}
 	return a, nil
 }
-
-func (*aead) NonceSize() int { return NonceSize }
-func (*aead) Overhead() int  { return TagSize }
 
 // absorbKey XORs the key into the rate in two halves, each followed by the
 // full permutation (initialization and finalization, §2.2).
@@ -102,7 +109,7 @@ func loadPartial(b []byte) uint64 {
 }
 
 // start initializes the state with the key and nonce and absorbs ad.
-func (a *aead) start(nonce, ad []byte) state {
+func (a *aead) start(nonce *[NonceSize]byte, ad []byte) state {
 	var s state
 	s[0] = binary.BigEndian.Uint32(nonce[0:])
 	s[1] = binary.BigEndian.Uint32(nonce[4:])
@@ -127,27 +134,22 @@ func (a *aead) start(nonce, ad []byte) state {
 	return s
 }
 
-// finish absorbs the key again and writes the tag to tag.
-func (a *aead) finish(s *state, tag *[TagSize]byte) {
+// finish absorbs the key again and returns the tag.
+func (a *aead) finish(s *state) (tag [TagSize]byte) {
 	a.absorbKey(s)
 	binary.BigEndian.PutUint32(tag[0:], s[2])
 	binary.BigEndian.PutUint32(tag[4:], s[3])
 	binary.BigEndian.PutUint32(tag[8:], s[6])
 	binary.BigEndian.PutUint32(tag[12:], s[7])
+	return tag
 }
 
-// Seal encrypts and authenticates plaintext, authenticates additionalData,
-// and appends the ciphertext followed by the 16-byte tag to dst. It panics
-// only if the nonce is not NonceSize bytes long.
-func (a *aead) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	if len(nonce) != NonceSize {
-		panic("spix: incorrect nonce length given to SPIX")
-	}
-	ret, out := sliceForAppend(dst, len(plaintext)+TagSize)
+// Encrypt encrypts plaintext into out and returns the tag.
+func (a *aead) Encrypt(out []byte, nonce *[NonceSize]byte, plaintext, ad []byte) [TagSize]byte {
 	if inexactOverlap(out, plaintext) {
 		plaintext = append([]byte(nil), plaintext...)
 	}
-	s := a.start(nonce, additionalData)
+	s := a.start(nonce, ad)
 	m, c := plaintext, out
 	for len(m) >= Rate {
 		r := s.rate() ^ binary.BigEndian.Uint64(m)
@@ -164,33 +166,16 @@ func (a *aead) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	s.setRate(r)
 	s[7] ^= domainMessage
 	s.permute(reducedSteps)
-
-	var tag [TagSize]byte
-	a.finish(&s, &tag)
-	copy(out[len(plaintext):], tag[:])
-	return ret
+	return a.finish(&s)
 }
 
-// Open authenticates additionalData and ciphertext (which ends with the
-// tag) and, if the tag is valid, appends the plaintext to dst. On failure it
-// returns ErrOpen and dst's spare capacity holds no plaintext. It panics
-// only if the nonce is not NonceSize bytes long.
-func (a *aead) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	if len(nonce) != NonceSize {
-		panic("spix: incorrect nonce length given to SPIX")
-	}
-	if len(ciphertext) < TagSize {
-		return nil, ErrOpen
-	}
-	var want [TagSize]byte
-	copy(want[:], ciphertext[len(ciphertext)-TagSize:])
-	ciphertext = ciphertext[:len(ciphertext)-TagSize]
-	ret, out := sliceForAppend(dst, len(ciphertext))
+// Decrypt decrypts ciphertext (without the tag) into out and returns the
+// tag to compare with the received one.
+func (a *aead) Decrypt(out []byte, nonce *[NonceSize]byte, ciphertext, ad []byte) [TagSize]byte {
 	if inexactOverlap(out, ciphertext) {
 		ciphertext = append([]byte(nil), ciphertext...)
 	}
-
-	s := a.start(nonce, additionalData)
+	s := a.start(nonce, ad)
 	c, m := ciphertext, out
 	for len(c) >= Rate {
 		cb := binary.BigEndian.Uint64(c)
@@ -211,38 +196,19 @@ func (a *aead) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	s.setRate(cb&^keep | (s.rate()^cb)&keep)
 	s[7] ^= domainMessage
 	s.permute(reducedSteps)
-
-	var tag [TagSize]byte
-	a.finish(&s, &tag)
-	if subtle.ConstantTimeCompare(tag[:], want[:]) != 1 {
-		clear(out)
-		return nil, ErrOpen
-	}
-	return ret, nil
-}
-
-// sliceForAppend extends in by n bytes, returning the whole slice and the
-// extension (the usual crypto/cipher helper).
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
+	return a.finish(&s)
 }
 
 // inexactOverlap reports whether x and y share memory at different
-// offsets, which the cipher.AEAD contract forbids; Seal and Open then work
+// offsets, which the cipher.AEAD contract forbids; Encrypt and Decrypt then work
 // on a copy of their input instead of panicking. The addresses come from
-// reflect, as this package does not use unsafe.
+// reflect, as this package does not use unsafe; taking them from pointers
+// to the first elements, not from the slices, keeps this allocation-free.
 func inexactOverlap(x, y []byte) bool {
 	if len(x) == 0 || len(y) == 0 {
 		return false
 	}
-	px, py := reflect.ValueOf(x).Pointer(), reflect.ValueOf(y).Pointer()
+	px, py := reflect.ValueOf(&x[0]).Pointer(), reflect.ValueOf(&y[0]).Pointer()
 	if px == py {
 		return false
 	}

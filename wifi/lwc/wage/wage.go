@@ -41,9 +41,10 @@ package wage
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+
+	"github.com/kexlab/kexlab/wifi/lwc/internal/duplex"
 )
 
 const (
@@ -66,33 +67,33 @@ const (
 // ErrOpen is returned by Open when the ciphertext is not authentic.
 var ErrOpen = errors.New("wage: message authentication failed")
 
+// aead is WAGE-AE-128 under a fixed key; the embedded duplex.AEAD provides
+// the cipher.AEAD methods over Encrypt and Decrypt.
 type aead struct {
+	duplex.AEAD
 	key [KeySize]byte
 }
 
 // New returns WAGE-AE-128 keyed with key, which must be KeySize bytes.
+// Seal appends ciphertext || tag to dst. Open returns ErrOpen if the
+// ciphertext is not authentic, and then leaves no plaintext in dst's spare
+// capacity. Both panic if nonce is not NonceSize bytes, as cipher.AEAD
+// requires.
 func New(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errors.New("wage: invalid key size")
 	}
 	a := new(aead)
+	a.AEAD = duplex.AEAD{Cipher: a, ErrOpen: ErrOpen,
+		BadNonce: "wage: incorrect nonce length given to WAGE"}
 	copy(a.key[:], key)
 	return a, nil
 }
 
-func (a *aead) NonceSize() int { return NonceSize }
-func (a *aead) Overhead() int  { return TagSize }
-
-// Seal encrypts and authenticates plaintext, authenticates additionalData
-// and appends ciphertext || tag to dst. It panics if nonce is not
-// NonceSize bytes, as cipher.AEAD requires.
-func (a *aead) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	if len(nonce) != NonceSize {
-		panic("wage: incorrect nonce length given to WAGE")
-	}
-	ret, out := sliceForAppend(dst, len(plaintext)+TagSize)
+// Encrypt encrypts plaintext into out and returns the tag.
+func (a *aead) Encrypt(out []byte, nonce *[NonceSize]byte, plaintext, ad []byte) [TagSize]byte {
 	var s [StateSize]byte
-	a.start(&s, nonce, additionalData)
+	a.start(&s, nonce, ad)
 
 	var buf [Rate]byte
 	for len(plaintext) >= Rate {
@@ -111,41 +112,27 @@ func (a *aead) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	Permute(&s)
 	binary.BigEndian.PutUint64(buf[:], c)
 	copy(out, buf[:n])
-
-	a.finish(&s, out[n:])
-	return ret
+	return a.finish(&s)
 }
 
-// Open decrypts and authenticates ciphertext (ciphertext || tag),
-// authenticates additionalData and, if both are authentic, appends the
-// plaintext to dst. Otherwise it returns ErrOpen and leaves no plaintext
-// in dst's spare capacity. It panics if nonce is not NonceSize bytes.
-func (a *aead) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	if len(nonce) != NonceSize {
-		panic("wage: incorrect nonce length given to WAGE")
-	}
-	if len(ciphertext) < TagSize {
-		return nil, ErrOpen
-	}
-	tag := ciphertext[len(ciphertext)-TagSize:]
-	ciphertext = ciphertext[:len(ciphertext)-TagSize]
-	ret, out := sliceForAppend(dst, len(ciphertext))
+// Decrypt decrypts ciphertext (without the tag) into out and returns the
+// tag to compare with the received one.
+func (a *aead) Decrypt(out []byte, nonce *[NonceSize]byte, ciphertext, ad []byte) [TagSize]byte {
 	var s [StateSize]byte
-	a.start(&s, nonce, additionalData)
+	a.start(&s, nonce, ad)
 
 	var buf [Rate]byte
-	m := out
 	for len(ciphertext) >= Rate {
 		c := binary.BigEndian.Uint64(ciphertext)
 		p := rate(&s) ^ c
 		setRate(&s, c)
 		s[0] ^= domainMsg
 		Permute(&s)
-		binary.BigEndian.PutUint64(m, p)
-		ciphertext, m = ciphertext[Rate:], m[Rate:]
+		binary.BigEndian.PutUint64(out, p)
+		ciphertext, out = ciphertext[Rate:], out[Rate:]
 	}
 	// Last, partial block: the plaintext bytes are rate ^ ciphertext; the
-	// rate absorbs plaintext || 0x80 || 0... like Seal.
+	// rate absorbs plaintext || 0x80 || 0... like Encrypt.
 	n := copy(buf[:], ciphertext)
 	r := rate(&s)
 	p := (r ^ binary.BigEndian.Uint64(buf[:])) & ^(^uint64(0) >> (8 * uint(n)))
@@ -153,23 +140,16 @@ func (a *aead) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	s[0] ^= domainMsg
 	Permute(&s)
 	binary.BigEndian.PutUint64(buf[:], p)
-	copy(m, buf[:n])
-
-	var want [TagSize]byte
-	a.finish(&s, want[:])
-	if subtle.ConstantTimeCompare(want[:], tag) != 1 {
-		clear(out)
-		return nil, ErrOpen
-	}
-	return ret, nil
+	copy(out, buf[:n])
+	return a.finish(&s)
 }
 
 // start loads key and nonce into s, permutes, absorbs the key, and then
 // absorbs the padded associated data, if there is any.
-func (a *aead) start(s *[StateSize]byte, nonce, ad []byte) {
+func (a *aead) start(s *[StateSize]byte, nonce *[NonceSize]byte, ad []byte) {
 	var k, n [19]byte
 	cells(&k, a.key[:])
-	cells(&n, nonce)
+	cells(&n, nonce[:])
 	// The key's cells fill stages 0..8 (even cells) and 19..27 (odd
 	// cells), the nonce's stages 28..36 (even) and 9..17 (odd, with the
 	// last two swapped); stage 18 takes the four leftover bits.
@@ -209,10 +189,10 @@ func (a *aead) absorbKey(s *[StateSize]byte) {
 	}
 }
 
-// finish absorbs the key once more and writes the tag: the 126 bits of
+// finish absorbs the key once more and returns the tag: the 126 bits of
 // stages 28, 9, 29, 10, ..., 36, 17 (alternating), then bits 4 and 3 of
 // stage 18, most significant first.
-func (a *aead) finish(s *[StateSize]byte, tag []byte) {
+func (a *aead) finish(s *[StateSize]byte) (tag [TagSize]byte) {
 	a.absorbKey(s)
 	var hi, lo uint64 // 128-bit accumulator
 	for i := range 9 {
@@ -223,8 +203,9 @@ func (a *aead) finish(s *[StateSize]byte, tag []byte) {
 	}
 	hi = hi<<2 | lo>>62
 	lo = lo<<2 | uint64(s[18]>>3&3)
-	binary.BigEndian.PutUint64(tag, hi)
+	binary.BigEndian.PutUint64(tag[0:], hi)
 	binary.BigEndian.PutUint64(tag[8:], lo)
+	return tag
 }
 
 // cells splits a 128-bit value into the 19 components the specification
@@ -262,19 +243,4 @@ func setRate(s *[StateSize]byte, v uint64) {
 	s[34] = byte(v>>8) & 0x7f
 	s[35] = byte(v>>1) & 0x7f
 	s[36] = s[36]&0x3f | byte(v&1)<<6
-}
-
-// sliceForAppend takes a slice and a requested number of bytes. It returns
-// a slice with the contents of the given slice followed by that many
-// bytes and a second slice that aliases into it and contains only the
-// extra bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
 }

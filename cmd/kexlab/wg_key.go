@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,9 +17,11 @@ import (
 //
 //	-out FILE                 a new random key file
 //	-p11-import-kek FILE      the shared AES-256 KEK (a key file) into a token
-//	-p11-generate             a new HMAC key in a token
+//	-p11-generate             a new key in a token: HMAC, or AES with
+//	                          -p11-key-type aes (tokens without HMAC-SHA256)
 //	-p11-export FILE          that key, wrapped under the KEK, to a file
-//	-p11-import FILE          a wrapped key into another token
+//	-p11-import FILE          a wrapped key into another token (of the
+//	                          type the file records)
 //	-tpm-import FILE          a key file into a TPM, writing -tpm-blob
 //	-kcv                      the key check value of the selected key source
 //
@@ -27,7 +30,8 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wg key", stderr)
 	out := fs.String("out", "", "write a new random key to this file (mode 0600)")
 	importKEK := fs.String("p11-import-kek", "", "import this key file (e.g. made with -out) into the token as the AES-256 KEK -p11-kek; give both peers' tokens the same file")
-	generate := fs.Bool("p11-generate", false, "generate the HMAC key -p11-key in the token (extractable only wrapped)")
+	generate := fs.Bool("p11-generate", false, "generate the key -p11-key in the token (extractable only wrapped)")
+	keyType := fs.String("p11-key-type", "hmac", "type of the key for -p11-generate: hmac (CKM_SHA256_HMAC) or aes (AES-256, CKM_AES_CMAC, for tokens without HMAC-SHA256); -p11-import takes the type from the file and checks it against this flag if given")
 	export := fs.String("p11-export", "", "export -p11-key wrapped under the KEK -p11-kek to this file")
 	imp := fs.String("p11-import", "", "import a wrapped key file as -p11-key, unwrapping under -p11-kek")
 	kek := fs.String("p11-kek", "wg-kek", "label of the shared key-encryption key")
@@ -45,6 +49,15 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 	}
 	if n != 1 {
 		return fmt.Errorf("%w: give one of -out, -p11-import-kek, -p11-generate, -p11-export, -p11-import, -tpm-import or -kcv", errUsage)
+	}
+	kt, err := p11.ParseKeyType(*keyType)
+	if err != nil {
+		return fmt.Errorf("%w: -p11-key-type: %v", errUsage, err)
+	}
+	ktSet := false
+	fs.Visit(func(f *flag.Flag) { ktSet = ktSet || f.Name == "p11-key-type" })
+	if ktSet && !*generate && *imp == "" {
+		return fmt.Errorf("%w: -p11-key-type goes with -p11-generate or -p11-import", errUsage)
 	}
 	switch {
 	case *out != "":
@@ -90,10 +103,14 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "imported the KEK %q into token %q\n", *kek, *sf.p11Token)
 	case *generate:
-		if err := t.GenerateKey(*sf.p11Key); err != nil {
+		gen := t.GenerateKey
+		if kt == p11.AES {
+			gen = t.GenerateAESKey
+		}
+		if err := gen(*sf.p11Key); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "generated %q in token %q\n", *sf.p11Key, *sf.p11Token)
+		fmt.Fprintf(stdout, "generated the %s key %q in token %q\n", kt, *sf.p11Key, *sf.p11Token)
 	case *export != "":
 		w, err := t.Export(*sf.p11Key, *kek)
 		if err != nil {
@@ -116,13 +133,16 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 		if err := w.UnmarshalText(trimNL(b)); err != nil {
 			return fmt.Errorf("%s: %w", *imp, err)
 		}
+		if ktSet && w.KeyType != kt {
+			return fmt.Errorf("%w: %s holds a key of type %s, not %s (-p11-key-type)", p11.ErrKeyType, *imp, w.KeyType, kt)
+		}
 		if err := t.Import(*sf.p11Key, *kek, w); err != nil {
 			if errors.Is(err, keysource.ErrDevice) {
 				return fmt.Errorf("cannot unwrap %s under the KEK %q (a different KEK, or a corrupted file): %w", *imp, *kek, err)
 			}
 			return err
 		}
-		fmt.Fprintf(stdout, "imported %q into token %q\n", *sf.p11Key, *sf.p11Token)
+		fmt.Fprintf(stdout, "imported the %s key %q into token %q\n", w.KeyType, *sf.p11Key, *sf.p11Token)
 	}
 	return nil
 }

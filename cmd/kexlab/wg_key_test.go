@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -11,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kexlab/kexlab/internal/cmac"
 	"github.com/kexlab/kexlab/internal/hsmtest"
+	"github.com/kexlab/kexlab/internal/keywrap"
 )
 
 var kcvLine = regexp.MustCompile(`^[0-9a-f]{16}\n$`)
@@ -228,4 +231,92 @@ func TestWGKeyFlags(t *testing.T) {
 	if _, err := os.Stat(key); !os.IsNotExist(err) {
 		t.Errorf("a refused command line wrote %s", key)
 	}
+}
+
+// TestWGKeyP11AES provisions an AES key (for tokens with CKM_AES_CMAC but
+// not CKM_SHA256_HMAC) through the CLI: generated with -p11-key-type aes in
+// token A, exported, imported into token B. Both tokens must give the same
+// key check value: HKDF-SHA256 of the AES-CMAC of the check-value input
+// under the key, truncated to 8 bytes, computed here with internal/cmac
+// and crypto/hkdf from the software unwrap of the exported file; an HMAC
+// key of the same bytes has another one. A type that contradicts the file
+// and misused -p11-key-type flags fail.
+func TestWGKeyP11AES(t *testing.T) {
+	h := hsmtest.NewSoftHSM(t, "peerA", "peerB")
+	dir := t.TempDir()
+	tok := func(label string, more ...string) []string {
+		return append([]string{"-p11-module", h.Module, "-p11-token", label, "-p11-pin-file", h.PINFile}, more...)
+	}
+	kekFile := filepath.Join(dir, "kek.key")
+	wgKey(t, "-out", kekFile)
+	for _, label := range []string{"peerA", "peerB"} {
+		wgKey(t, tok(label, "-p11-import-kek", kekFile)...)
+	}
+	if out := wgKey(t, tok("peerA", "-p11-generate", "-p11-key-type", "aes")...); !strings.Contains(out, `generated the aes key "wg-psk"`) {
+		t.Errorf("generate output %q", out)
+	}
+	wrapped := filepath.Join(dir, "wg-psk.wrapped")
+	wgKey(t, tok("peerA", "-p11-export", wrapped)...)
+	text, err := os.ReadFile(wrapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wgKeyFails(t, "import as an HMAC key", "not hmac", tok("peerB", "-p11-import", wrapped, "-p11-key-type", "hmac")...)
+	if out := wgKey(t, tok("peerB", "-p11-import", wrapped, "-p11-key-type", "aes")...); !strings.Contains(out, `imported the aes key "wg-psk"`) {
+		t.Errorf("import output %q", out)
+	}
+
+	// The expected check value, from the exported file and the KEK file.
+	fields := strings.Fields(string(text))
+	if len(fields) != 5 || fields[4] != "aes" || fields[2] != "aes-kwp" {
+		t.Fatalf("wrapped file %q: want the key type aes at the end (SoftHSM wraps with aes-kwp)", text)
+	}
+	data, err := base64.StdEncoding.DecodeString(fields[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	kekB64, err := os.ReadFile(kekFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kek, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(kekB64)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := keywrap.UnwrapPad(kek, data)
+	if err != nil || len(key) != 32 {
+		t.Fatalf("software unwrap: %v (%d bytes)", err, len(key))
+	}
+	tag, err := cmac.Sum(key, []byte("kexlab-wg v1 key check value"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := hkdf.Key(sha256.New, tag[:], nil, "kexlab-wg v1 aes-cmac", 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := hex.EncodeToString(out[:8]) + "\n"
+	kcvA := wgKey(t, tok("peerA", "-kcv")...)
+	kcvB := wgKey(t, tok("peerB", "-kcv")...)
+	if kcvA != want || kcvB != want {
+		t.Fatalf("key check values: token A %q, token B %q, want %q", kcvA, kcvB, want)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("kexlab-wg v1 key check value"))
+	if hmacKCV := hex.EncodeToString(m.Sum(nil)[:8]) + "\n"; hmacKCV == want {
+		t.Errorf("an HMAC key of the same bytes has the same check value %q", want)
+	}
+
+	for _, args := range [][]string{
+		tok("peerA", "-p11-generate", "-p11-key", "x", "-p11-key-type", "des3"),
+		tok("peerA", "-kcv", "-p11-key-type", "aes"),
+		tok("peerA", "-p11-export", filepath.Join(dir, "x"), "-p11-key-type", "aes"),
+	} {
+		code, out, errOut := runCLI(append([]string{"wg", "key"}, args...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "-p11-key-type") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want a usage error about -p11-key-type", args, code, out, errOut)
+		}
+	}
+	wgKeyFails(t, "AES key over an existing label", "already exists", tok("peerA", "-p11-generate", "-p11-key-type", "aes")...)
+	wgKeyFails(t, "the KEK as the key", "unsupported key type", tok("peerA", "-kcv", "-p11-key", "wg-kek")...)
 }

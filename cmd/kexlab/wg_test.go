@@ -54,4 +54,14 @@ func TestWGKeyAndBenchCommands(t *testing.T) {
 	if code, _, _ := runCLI("wg", "run", "-config", filepath.Join(dir, "missing.json")); code == 0 {
 		t.Error("wg run with a missing config succeeded")
 	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"interface": "wg0", "mode": "fresh", "state_dir": "/tmp", "key_file": "k", "peers": ["x"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("wg", "run", "-config", bad); code != 1 || !strings.Contains(errOut, "bad configuration") {
+		t.Errorf("wg run with a bad config: exit %d, %q", code, errOut)
+	}
+	if code, _, _ := runCLI("wg", "run"); code != 2 {
+		t.Errorf("wg run without -config: exit %d, want 2", code)
+	}
 }

@@ -13,8 +13,8 @@ import (
 
 func unavailable() error { return fmt.Errorf("%w: %w", keysource.ErrDevice, ErrUnavailable) }
 
-// Source is a keysource.Source over an HMAC key in a PKCS#11 token; this
-// build cannot make one.
+// Source is a keysource.Source over an HMAC or AES key in a PKCS#11 token;
+// this build cannot make one.
 type Source struct{}
 
 // Open returns ErrUnavailable: this program was built without cgo.
@@ -22,6 +22,9 @@ func Open(cfg Config) (*Source, error) { return nil, unavailable() }
 
 // Name implements keysource.Source.
 func (s *Source) Name() string { return "pkcs11 (unavailable without cgo)" }
+
+// KeyType returns HMAC.
+func (s *Source) KeyType() KeyType { return HMAC }
 
 // Derive implements keysource.Source; it returns ErrUnavailable.
 func (s *Source) Derive(input []byte) ([32]byte, error) { return [32]byte{}, unavailable() }
@@ -46,6 +49,9 @@ func (t *Token) Close() error { return nil }
 
 // GenerateKey returns ErrUnavailable.
 func (t *Token) GenerateKey(label string) error { return unavailable() }
+
+// GenerateAESKey returns ErrUnavailable.
+func (t *Token) GenerateAESKey(label string) error { return unavailable() }
 
 // ImportKey returns ErrUnavailable.
 func (t *Token) ImportKey(label string, key []byte) error { return unavailable() }

@@ -178,8 +178,8 @@ func TestErrors(t *testing.T) {
 	c = cfg
 	c.KeyLabel = "nope"
 	check("missing key", c, keysource.ErrKeyNotFound)
-	c.KeyLabel = "aes" // an AES key is not an HMAC key
-	check("wrong key type", c, keysource.ErrKeyNotFound)
+	c.KeyLabel = "aes" // the KEK may not sign
+	check("key-encryption key", c, ErrKeyType)
 	c = cfg
 	c.Module = filepath.Join(t.TempDir(), "nonexistent.so")
 	check("missing module", c, keysource.ErrDevice)
@@ -206,7 +206,7 @@ func TestErrors(t *testing.T) {
 	if _, err := s.Derive(nil); !errors.Is(err, keysource.ErrClosed) {
 		t.Errorf("after Close: %v", err)
 	}
-	if !strings.Contains(s.Name(), "tok/k") {
+	if s.Name() != "pkcs11:tok/k" {
 		t.Errorf("Name %q", s.Name())
 	}
 }
@@ -245,9 +245,33 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
+// TestParseKeyType checks the names of the key types, in both builds.
+func TestParseKeyType(t *testing.T) {
+	for _, kt := range []KeyType{HMAC, AES} {
+		if got, err := ParseKeyType(kt.String()); err != nil || got != kt {
+			t.Errorf("ParseKeyType(%q) = %v, %v", kt, got, err)
+		}
+	}
+	for _, s := range []string{"", "HMAC", "des3", "aes-cmac"} {
+		if _, err := ParseKeyType(s); !errors.Is(err, ErrKeyType) {
+			t.Errorf("ParseKeyType(%q): %v", s, err)
+		}
+	}
+	if _, err := (Wrapped{Mechanism: KWP, KeyType: 2, Data: make([]byte, 40)}).MarshalText(); !errors.Is(err, ErrWrappedFormat) {
+		t.Errorf("MarshalText of an unknown key type: %v", err)
+	}
+	var w Wrapped
+	if err := w.UnmarshalText([]byte(wrappedPrefix + "aes-kwp " + strings.Repeat("A", 24) + " des3")); !errors.Is(err, ErrWrappedFormat) {
+		t.Errorf("UnmarshalText of an unknown key type: %v", err)
+	}
+}
+
 func FuzzWrapped(f *testing.F) {
 	w := Wrapped{Mechanism: KWP, Data: make([]byte, 40)}
 	text, _ := w.MarshalText()
+	f.Add(text)
+	w.KeyType = AES
+	text, _ = w.MarshalText()
 	f.Add(text)
 	f.Add([]byte(wrappedPrefix + "aes-kw AAAA"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -260,7 +284,7 @@ func FuzzWrapped(f *testing.F) {
 			t.Fatal(err)
 		}
 		var w2 Wrapped
-		if err := w2.UnmarshalText(out); err != nil || w2.Mechanism != w.Mechanism || !bytes.Equal(w2.Data, w.Data) {
+		if err := w2.UnmarshalText(out); err != nil || w2.Mechanism != w.Mechanism || w2.KeyType != w.KeyType || !bytes.Equal(w2.Data, w.Data) {
 			t.Fatalf("round trip of %q: %v", b, err)
 		}
 	})

@@ -50,11 +50,13 @@ func (t *Token) Close() error {
 	return nil
 }
 
-func (t *Token) ensureAbsent(label string, keyType uint) error {
+// ensureAbsent fails with ErrKeyExists if any secret key is labelled
+// label: Open finds keys by label alone.
+func (t *Token) ensureAbsent(label string) error {
 	if t.c == nil {
 		return keysource.ErrClosed
 	}
-	_, err := t.c.findKey(label, keyType)
+	_, err := t.c.findKey(label)
 	switch {
 	case err == nil:
 		return fmt.Errorf("%w: %q", ErrKeyExists, label)
@@ -64,12 +66,17 @@ func (t *Token) ensureAbsent(label string, keyType uint) error {
 	return err
 }
 
-// hmacKeyTemplate is the template of an HMAC key: a private, sensitive token
-// object usable only for CKM_SHA256_HMAC signing and verification.
-func hmacKeyTemplate(label string, extractable bool) []*pkcs11.Attribute {
-	return []*pkcs11.Attribute{
+// keyTemplate is the template of a key of type kt: a private, sensitive
+// token object usable only to sign and verify with the mechanism of kt
+// (an AES key may not encrypt, decrypt, wrap or unwrap).
+func keyTemplate(label string, kt KeyType, extractable bool) []*pkcs11.Attribute {
+	ckk := uint(pkcs11.CKK_GENERIC_SECRET)
+	if kt == AES {
+		ckk = pkcs11.CKK_AES
+	}
+	tmpl := []*pkcs11.Attribute{
 		pkcs11.NewAttribute(pkcs11.CKA_CLASS, pkcs11.CKO_SECRET_KEY),
-		pkcs11.NewAttribute(pkcs11.CKA_KEY_TYPE, pkcs11.CKK_GENERIC_SECRET),
+		pkcs11.NewAttribute(pkcs11.CKA_KEY_TYPE, ckk),
 		pkcs11.NewAttribute(pkcs11.CKA_TOKEN, true),
 		pkcs11.NewAttribute(pkcs11.CKA_PRIVATE, true),
 		pkcs11.NewAttribute(pkcs11.CKA_SENSITIVE, true),
@@ -78,20 +85,49 @@ func hmacKeyTemplate(label string, extractable bool) []*pkcs11.Attribute {
 		pkcs11.NewAttribute(pkcs11.CKA_VERIFY, true),
 		pkcs11.NewAttribute(pkcs11.CKA_LABEL, label),
 	}
+	if kt == AES {
+		for _, a := range []uint{pkcs11.CKA_ENCRYPT, pkcs11.CKA_DECRYPT, pkcs11.CKA_WRAP, pkcs11.CKA_UNWRAP} {
+			tmpl = append(tmpl, pkcs11.NewAttribute(a, false))
+		}
+	}
+	return tmpl
+}
+
+func checkKeyType(kt KeyType) error {
+	if kt != HMAC && kt != AES {
+		return fmt.Errorf("%w: %v", ErrKeyType, kt)
+	}
+	return nil
 }
 
 // GenerateKey creates a new random 32-byte HMAC key labelled label in the
 // token (CKM_GENERIC_SECRET_KEY_GEN). It is extractable only wrapped
 // (CKA_SENSITIVE), so that Export can hand it to the other peer.
-func (t *Token) GenerateKey(label string) error {
-	if err := t.ensureAbsent(label, pkcs11.CKK_GENERIC_SECRET); err != nil {
+func (t *Token) GenerateKey(label string) error { return t.generate(label, HMAC) }
+
+// GenerateAESKey creates a new random AES-256 key labelled label in the
+// token (CKM_AES_KEY_GEN), for a token that offers CKM_AES_CMAC but not
+// CKM_SHA256_HMAC; Derive then uses AES-CMAC and HKDF (see the package
+// documentation). Like GenerateKey's, the key is extractable only wrapped.
+func (t *Token) GenerateAESKey(label string) error { return t.generate(label, AES) }
+
+func (t *Token) generate(label string, kt KeyType) error {
+	if err := t.ensureAbsent(label); err != nil {
 		return err
 	}
-	if err := requireMechanisms(t.c.ctx, t.c.slot, pkcs11.CKM_GENERIC_SECRET_KEY_GEN); err != nil {
+	gen := uint(pkcs11.CKM_GENERIC_SECRET_KEY_GEN)
+	if kt == AES {
+		gen = pkcs11.CKM_AES_KEY_GEN
+	}
+	if err := requireMechanisms(t.c.ctx, t.c.slot, gen); err != nil {
 		return err
 	}
-	tmpl := append(hmacKeyTemplate(label, true), pkcs11.NewAttribute(pkcs11.CKA_VALUE_LEN, keysource.KeySize))
-	m := []*pkcs11.Mechanism{pkcs11.NewMechanism(pkcs11.CKM_GENERIC_SECRET_KEY_GEN, nil)}
+	// A key the token cannot use would fail only later, at Open.
+	if err := requireSign(t.c.ctx, t.c.slot, kt); err != nil {
+		return err
+	}
+	tmpl := append(keyTemplate(label, kt, true), pkcs11.NewAttribute(pkcs11.CKA_VALUE_LEN, keysource.KeySize))
+	m := []*pkcs11.Mechanism{pkcs11.NewMechanism(gen, nil)}
 	if _, err := t.c.ctx.GenerateKey(t.c.sh, m, tmpl); err != nil {
 		return wrapErr("C_GenerateKey", err)
 	}
@@ -103,14 +139,21 @@ func (t *Token) GenerateKey(label string) error {
 // in the token as a non-extractable object labelled label (C_CreateObject).
 // The key crosses the PKCS#11 interface in the clear: use it for keys that
 // exist in software anyway (a file key, test vectors), Import otherwise.
-func (t *Token) ImportKey(label string, key []byte) error {
-	if len(key) < 1 || len(key) > 256 {
-		return fmt.Errorf("%w: HMAC key of %d bytes", keysource.ErrKeyFile, len(key))
-	}
-	if err := t.ensureAbsent(label, pkcs11.CKK_GENERIC_SECRET); err != nil {
+func (t *Token) ImportKey(label string, key []byte) error { return t.importKey(label, HMAC, key) }
+
+// importKey stores key as a key of type kt (an AES key: 16, 24 or 32 bytes).
+func (t *Token) importKey(label string, kt KeyType, key []byte) error {
+	if err := checkKeyType(kt); err != nil {
 		return err
 	}
-	tmpl := append(hmacKeyTemplate(label, false), pkcs11.NewAttribute(pkcs11.CKA_VALUE, key))
+	n := len(key)
+	if kt == HMAC && (n < 1 || n > 256) || kt == AES && n != 16 && n != 24 && n != 32 {
+		return fmt.Errorf("%w: %s key of %d bytes", keysource.ErrKeyFile, kt, n)
+	}
+	if err := t.ensureAbsent(label); err != nil {
+		return err
+	}
+	tmpl := append(keyTemplate(label, kt, false), pkcs11.NewAttribute(pkcs11.CKA_VALUE, key))
 	if t.ephemeral {
 		tmpl[2] = pkcs11.NewAttribute(pkcs11.CKA_TOKEN, false)
 	}
@@ -121,12 +164,13 @@ func (t *Token) ImportKey(label string, key []byte) error {
 }
 
 // ImportKEK stores the shared AES key-encryption key (16, 24 or 32 bytes)
-// labelled label, usable only to wrap and unwrap.
+// labelled label, usable only to wrap and unwrap (not to sign, so that
+// Open refuses it as the key of a Source).
 func (t *Token) ImportKEK(label string, kek []byte) error {
 	if n := len(kek); n != 16 && n != 24 && n != 32 {
 		return fmt.Errorf("%w: AES KEK of %d bytes", keysource.ErrKeyFile, n)
 	}
-	if err := t.ensureAbsent(label, pkcs11.CKK_AES); err != nil {
+	if err := t.ensureAbsent(label); err != nil {
 		return err
 	}
 	tmpl := []*pkcs11.Attribute{
@@ -140,6 +184,8 @@ func (t *Token) ImportKEK(label string, kek []byte) error {
 		pkcs11.NewAttribute(pkcs11.CKA_UNWRAP, true),
 		pkcs11.NewAttribute(pkcs11.CKA_ENCRYPT, false),
 		pkcs11.NewAttribute(pkcs11.CKA_DECRYPT, false),
+		pkcs11.NewAttribute(pkcs11.CKA_SIGN, false),
+		pkcs11.NewAttribute(pkcs11.CKA_VERIFY, false),
 		pkcs11.NewAttribute(pkcs11.CKA_LABEL, label),
 		pkcs11.NewAttribute(pkcs11.CKA_VALUE, kek),
 	}
@@ -168,18 +214,33 @@ func (t *Token) WrapMechanism() (WrapMechanism, error) {
 	return 0, fmt.Errorf("%w: neither CKM_AES_KEY_WRAP_PAD nor CKM_AES_KEY_WRAP", keysource.ErrMechanism)
 }
 
-// Export wraps the HMAC key keyLabel under the AES KEK kekLabel
+// findKEK returns the AES key labelled label.
+func (t *Token) findKEK(label string) (pkcs11.ObjectHandle, error) {
+	kek, err := t.c.findKey(label)
+	if err != nil {
+		return 0, err
+	}
+	if ckk, err := t.c.keyType(kek); err != nil {
+		return 0, err
+	} else if ckk != pkcs11.CKK_AES {
+		return 0, fmt.Errorf("%w: the KEK %q is not an AES key (CKA_KEY_TYPE %#x)", ErrKeyType, label, ckk)
+	}
+	return kek, nil
+}
+
+// Export wraps the HMAC or AES key keyLabel under the AES KEK kekLabel
 // (C_WrapKey) with the best mechanism the token offers (WrapMechanism).
+// The result records the key's type, so that Import recreates it.
 func (t *Token) Export(keyLabel, kekLabel string) (Wrapped, error) {
 	mech, err := t.WrapMechanism()
 	if err != nil {
 		return Wrapped{}, err
 	}
-	key, err := t.c.findKey(keyLabel, pkcs11.CKK_GENERIC_SECRET)
+	key, kt, err := t.c.signingKey(keyLabel)
 	if err != nil {
 		return Wrapped{}, err
 	}
-	kek, err := t.c.findKey(kekLabel, pkcs11.CKK_AES)
+	kek, err := t.findKEK(kekLabel)
 	if err != nil {
 		return Wrapped{}, err
 	}
@@ -188,35 +249,43 @@ func (t *Token) Export(keyLabel, kekLabel string) (Wrapped, error) {
 	if err != nil {
 		return Wrapped{}, wrapErr("C_WrapKey", err)
 	}
-	return Wrapped{Mechanism: mech, Data: data}, nil
+	return Wrapped{Mechanism: mech, KeyType: kt, Data: data}, nil
 }
 
 // Import unwraps w under the AES KEK kekLabel (C_UnwrapKey) into a new,
-// non-extractable HMAC key labelled label.
+// non-extractable key of type w.KeyType labelled label. It fails with
+// ErrMechanism, before creating anything, if the token does not offer the
+// mechanism that Derive needs for that type.
 func (t *Token) Import(label, kekLabel string, w Wrapped) error {
-	if err := t.ensureAbsent(label, pkcs11.CKK_GENERIC_SECRET); err != nil {
+	if err := checkKeyType(w.KeyType); err != nil {
+		return err
+	}
+	if err := t.ensureAbsent(label); err != nil {
 		return err
 	}
 	if err := requireMechanisms(t.c.ctx, t.c.slot, uint(w.Mechanism)); err != nil {
 		return err
 	}
-	kek, err := t.c.findKey(kekLabel, pkcs11.CKK_AES)
+	if err := requireSign(t.c.ctx, t.c.slot, w.KeyType); err != nil {
+		return err
+	}
+	kek, err := t.findKEK(kekLabel)
 	if err != nil {
 		return err
 	}
 	m := []*pkcs11.Mechanism{pkcs11.NewMechanism(uint(w.Mechanism), nil)}
-	if _, err := t.c.ctx.UnwrapKey(t.c.sh, m, kek, w.Data, hmacKeyTemplate(label, false)); err != nil {
+	if _, err := t.c.ctx.UnwrapKey(t.c.sh, m, kek, w.Data, keyTemplate(label, w.KeyType, false)); err != nil {
 		return wrapErr("C_UnwrapKey", err)
 	}
 	return nil
 }
 
-// DeleteKey destroys the HMAC key labelled label.
+// DeleteKey destroys the HMAC or AES key labelled label (not a KEK).
 func (t *Token) DeleteKey(label string) error {
 	if t.c == nil {
 		return keysource.ErrClosed
 	}
-	key, err := t.c.findKey(label, pkcs11.CKK_GENERIC_SECRET)
+	key, _, err := t.c.signingKey(label)
 	if err != nil {
 		return err
 	}

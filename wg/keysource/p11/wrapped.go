@@ -38,29 +38,45 @@ func (m WrapMechanism) String() string {
 }
 
 // Wrapped is a key exported from a token, encrypted under a key-encryption
-// key (KEK) shared by the two peers' tokens.
+// key (KEK) shared by the two peers' tokens, with the type of the key.
 type Wrapped struct {
 	Mechanism WrapMechanism
-	Data      []byte
+	// KeyType is the type of the wrapped key, which Import gives the key it
+	// creates. It is not protected by the wrapping: changing it makes the
+	// importing peer derive different PSKs (and key check values), as does
+	// changing Data.
+	KeyType KeyType
+	Data    []byte
 }
 
 const wrappedPrefix = "kexlab-wg-wrapped-key v1 "
 
 // MarshalText encodes w as one line:
 //
-//	"kexlab-wg-wrapped-key v1 " mechanism " " base64(Data)
+//	"kexlab-wg-wrapped-key v1 " mechanism " " base64(Data) [" aes"]
 //
-// with mechanism "aes-kwp" or "aes-kw". The line is not secret without the
-// KEK, but reveals the key to anyone who also holds the KEK.
+// with mechanism "aes-kwp" or "aes-kw", and " aes" at the end for an AES
+// key only, so that the line of an HMAC key reads as before AES keys
+// existed. The line is not secret without the KEK, but reveals the key to
+// anyone who also holds the KEK.
 func (w Wrapped) MarshalText() ([]byte, error) {
 	if w.Mechanism != KWP && w.Mechanism != KW {
 		return nil, fmt.Errorf("%w: unknown mechanism %v", ErrWrappedFormat, w.Mechanism)
 	}
-	return []byte(wrappedPrefix + w.Mechanism.String() + " " + base64.StdEncoding.EncodeToString(w.Data)), nil
+	line := wrappedPrefix + w.Mechanism.String() + " " + base64.StdEncoding.EncodeToString(w.Data)
+	switch w.KeyType {
+	case HMAC:
+	case AES:
+		line += " " + AES.String()
+	default:
+		return nil, fmt.Errorf("%w: unknown key type %v", ErrWrappedFormat, w.KeyType)
+	}
+	return []byte(line), nil
 }
 
-// UnmarshalText parses the form written by MarshalText; a trailing newline
-// is accepted. The data must be 16 to 1024 bytes, a multiple of 8.
+// UnmarshalText parses the form written by MarshalText (without a key
+// type: an HMAC key); a trailing newline is accepted. The data must be 16
+// to 1024 bytes, a multiple of 8.
 func (w *Wrapped) UnmarshalText(b []byte) error {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	rest, ok := bytes.CutPrefix(b, []byte(wrappedPrefix))
@@ -80,6 +96,13 @@ func (w *Wrapped) UnmarshalText(b []byte) error {
 	default:
 		return fmt.Errorf("%w: unknown mechanism", ErrWrappedFormat)
 	}
+	kt := HMAC
+	if d, t, ok := bytes.Cut(data, []byte(" ")); ok {
+		if string(t) != AES.String() {
+			return fmt.Errorf("%w: unknown key type", ErrWrappedFormat)
+		}
+		data, kt = d, AES
+	}
 	if len(data) > 2048 {
 		return fmt.Errorf("%w: too long", ErrWrappedFormat)
 	}
@@ -90,6 +113,6 @@ func (w *Wrapped) UnmarshalText(b []byte) error {
 	if len(d) < 16 || len(d) > 1024 || len(d)%8 != 0 {
 		return fmt.Errorf("%w: %d bytes of wrapped data", ErrWrappedFormat, len(d))
 	}
-	w.Mechanism, w.Data = m, d
+	w.Mechanism, w.KeyType, w.Data = m, kt, d
 	return nil
 }

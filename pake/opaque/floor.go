@@ -2,10 +2,10 @@ package opaque
 
 import (
 	"fmt"
-	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 	"reflect"
 
+	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )

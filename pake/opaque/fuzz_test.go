@@ -3,61 +3,14 @@ package opaque
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"testing"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
 
-// Every parser and message handler must reject bad input with a typed
-// error and never panic; whatever parses must encode back to the same bytes.
-
-func seedVectors(f *testing.F, output string) {
-	var vs []vector
-	if err := json.Unmarshal(vectorsJSON, &vs); err != nil {
-		f.Fatal(err)
-	}
-	for _, v := range vs {
-		if b, err := hex.DecodeString(v.Outputs[output]); err == nil && len(b) > 0 {
-			f.Add(b)
-		}
-	}
-}
-
-func fuzzParse[M interface{ Bytes() []byte }](f *testing.F, output string, parse func([]byte) (M, error)) {
-	seedVectors(f, output)
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := parse(b)
-		if err != nil {
-			if !errors.Is(err, pakeerr.ErrInvalidMessage) {
-				t.Fatalf("untyped error: %v", err)
-			}
-			return
-		}
-		if !bytes.Equal(m.Bytes(), b) {
-			t.Fatalf("round trip: %x became %x", b, m.Bytes())
-		}
-	})
-}
-
-func FuzzParseRegistrationRequest(f *testing.F) {
-	fuzzParse(f, "registration_request", ParseRegistrationRequest)
-}
-
-func FuzzParseRegistrationResponse(f *testing.F) {
-	fuzzParse(f, "registration_response", ParseRegistrationResponse)
-}
-
-func FuzzParseRegistrationRecord(f *testing.F) {
-	fuzzParse(f, "registration_upload", ParseRegistrationRecord)
-}
-
-func FuzzParseKE1(f *testing.F) { fuzzParse(f, "KE1", ParseKE1) }
-func FuzzParseKE2(f *testing.F) { fuzzParse(f, "KE2", ParseKE2) }
-func FuzzParseKE3(f *testing.F) { fuzzParse(f, "KE3", ParseKE3) }
+// The message handlers must reject bad input with a typed error and never
+// panic. The parsers' fuzz targets are in internal/protocol.
 
 // FuzzStoredRecord parses a stored record and builds a server from it.
 func FuzzStoredRecord(f *testing.F) {

@@ -3,62 +3,11 @@ package opaque
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"testing"
 
-	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 )
-
-func TestParse(t *testing.T) {
-	g := group.NewGenerator().BytesCompressed()
-	offCurve, _ := hex.DecodeString("02" + "0000000000000000000000000000000000000000000000000000000000000001") // x^3-3x+b is not a square
-	bad := map[string][]byte{
-		"identity":     append([]byte{0}, make([]byte, 32)...),
-		"uncompressed": append([]byte{4}, g[1:]...),
-		"prefix 05":    append([]byte{5}, g[1:]...),
-		"x >= p":       append([]byte{2}, bytes.Repeat([]byte{0xff}, 32)...),
-		"off curve":    offCurve,
-	}
-	type parser func([]byte) error
-	cases := []struct {
-		name     string
-		size     int
-		elements []int
-		parse    parser
-	}{
-		{"RegistrationRequest", RegistrationRequestSize, []int{0}, func(b []byte) error { _, err := ParseRegistrationRequest(b); return err }},
-		{"RegistrationResponse", RegistrationResponseSize, []int{0, noe}, func(b []byte) error { _, err := ParseRegistrationResponse(b); return err }},
-		{"RegistrationRecord", RegistrationRecordSize, []int{0}, func(b []byte) error { _, err := ParseRegistrationRecord(b); return err }},
-		{"KE1", KE1Size, []int{0, noe + nn}, func(b []byte) error { _, err := ParseKE1(b); return err }},
-		{"KE2", KE2Size, []int{0, ke2Keyshare}, func(b []byte) error { _, err := ParseKE2(b); return err }},
-		{"KE3", KE3Size, nil, func(b []byte) error { _, err := ParseKE3(b); return err }},
-	}
-	for _, c := range cases {
-		good := make([]byte, c.size)
-		for _, off := range c.elements {
-			copy(good[off:], g)
-		}
-		if err := c.parse(good); err != nil {
-			t.Errorf("%s: valid message rejected: %v", c.name, err)
-		}
-		for _, b := range [][]byte{nil, good[:c.size-1], append(bytes.Clone(good), 0)} {
-			if err := c.parse(b); !errors.Is(err, pakeerr.ErrInvalidMessage) {
-				t.Errorf("%s of %d bytes: %v, want ErrInvalidMessage", c.name, len(b), err)
-			}
-		}
-		for _, off := range c.elements {
-			for name, e := range bad {
-				b := bytes.Clone(good)
-				copy(b[off:], e)
-				if err := c.parse(b); !errors.Is(err, pakeerr.ErrInvalidMessage) {
-					t.Errorf("%s with %s element at %d: %v, want ErrInvalidMessage", c.name, name, off, err)
-				}
-			}
-		}
-	}
-}
 
 func TestStoredRecord(t *testing.T) {
 	f := newFixture(t, pw, [2][]byte{})

@@ -3,131 +3,13 @@ package opaque
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
-	"maps"
-	"reflect"
-	"strings"
 	"testing"
 
-	"github.com/kexlab/kexlab/internal/group"
-	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
-	"github.com/kexlab/kexlab/internal/testvec"
 	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
-	"github.com/kexlab/kexlab/pake/opaque/internal/envelope"
+	"github.com/kexlab/kexlab/pake/opaque/internal/protocol"
 )
-
-// sharedP256Vectors reads the shared vectors.json and keeps the P-256
-// entries.
-func sharedP256Vectors(t *testing.T) []vector {
-	var all []vector
-	testvec.JSON(t, "opaque/vectors.json", &all)
-	var p256 []vector
-	for _, v := range all {
-		if v.Config["Group"] == "P256_XMD:SHA-256_SSWU_RO_" {
-			p256 = append(p256, v)
-		}
-	}
-	if len(p256) != 3 {
-		t.Fatalf("%d P-256 vectors in the shared file, want 3 (2 real, 1 fake)", len(p256))
-	}
-	return p256
-}
-
-func TestVectors(t *testing.T) {
-	for i, v := range sharedP256Vectors(t) {
-		if err := runVector(v); err != nil {
-			t.Errorf("vector %d (fake=%s): %v", i, v.Config["Fake"], err)
-		}
-	}
-}
-
-// TestVectorIntermediates checks the intermediate values of the real
-// vectors against the functions that compute them.
-func TestVectorIntermediates(t *testing.T) {
-	for i, v := range sharedP256Vectors(t) {
-		if v.Config["Fake"] == "True" {
-			continue
-		}
-		in, mid, out := &hexMap{m: v.Inputs}, &hexMap{m: v.Intermediates}, &hexMap{m: v.Outputs}
-		k, err := oprfKey(in.get("oprf_seed"), in.get("credential_identifier"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		eq := func(what string, got, want []byte) {
-			t.Helper()
-			if !bytes.Equal(got, want) {
-				t.Errorf("vector %d: %s = %x, want %x", i, what, got, want)
-			}
-		}
-		eq("oprf_key", k.Bytes(), mid.get("oprf_key"))
-
-		// randomized_password from the registration response (§5.2.3).
-		blindReg, err := group.NewScalar().SetCanonicalBytes(in.get("blind_registration"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, err := oprf.DeserializeElement(out.get("registration_response")[:noe])
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := Config{KSF: Identity}
-		rwd, err := cfg.finalize(in.get("password"), blindReg, z)
-		if err != nil {
-			t.Fatal(err)
-		}
-		eq("randomized_password", rwd, mid.get("randomized_password"))
-		eq("masking_key", ake.Expand(rwd, []byte("MaskingKey"), nh), mid.get("masking_key"))
-		authKey, _, seed := envelope.Keys(rwd, in.get("envelope_nonce"))
-		eq("auth_key", authKey, mid.get("auth_key"))
-		_, pk, err := ake.DeriveDiffieHellmanKeyPair(seed, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		eq("client_public_key", pk, mid.get("client_public_key"))
-		eq("envelope", out.get("registration_upload")[npk+nh:], mid.get("envelope"))
-
-		// The MAC keys come from handshake_secret by Expand-Label (§6.4.2).
-		hs := mid.get("handshake_secret")
-		eq("server_mac_key", ake.ExpandLabel(hs, "ServerMAC", nil), mid.get("server_mac_key"))
-		eq("client_mac_key", ake.ExpandLabel(hs, "ClientMAC", nil), mid.get("client_mac_key"))
-		if in.err != nil || mid.err != nil || out.err != nil {
-			t.Fatal(in.err, mid.err, out.err)
-		}
-	}
-}
-
-// TestVectorMismatch checks that runVector notices a wrong expected value.
-func TestVectorMismatch(t *testing.T) {
-	for _, v := range sharedP256Vectors(t) {
-		for name := range v.Outputs {
-			w := v
-			w.Outputs = maps.Clone(v.Outputs)
-			w.Outputs[name] = strings.Repeat("00", len(v.Outputs[name])/2)
-			if runVector(w) == nil {
-				t.Errorf("vector (fake=%s) with %s changed passed", v.Config["Fake"], name)
-			}
-		}
-	}
-}
-
-// TestEmbeddedVectors checks that testdata holds exactly the P-256 entries
-// of the shared file.
-func TestEmbeddedVectors(t *testing.T) {
-	var embedded []vector
-	if err := json.Unmarshal(vectorsJSON, &embedded); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(embedded, sharedP256Vectors(t)) {
-		t.Error("testdata/vectors_p256.json differs from the P-256 entries of the shared vectors.json")
-	}
-	for _, k := range KnownAnswerTests() {
-		if err := k.Run(); err != nil {
-			t.Errorf("%s: %v", k.Name, err)
-		}
-	}
-}
 
 // fixture is a registered client, through the wire encodings, with the
 // identity KSF.
@@ -262,8 +144,8 @@ func TestFakeRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(fake.envelope(), make([]byte, envelopeSize)) {
-		t.Errorf("fake envelope %x, want zeros", fake.envelope())
+	if env := fake.Bytes()[RegistrationRecordSize-protocol.EnvelopeSize:]; !bytes.Equal(env, make([]byte, protocol.EnvelopeSize)) {
+		t.Errorf("fake envelope %x, want zeros", env)
 	}
 	f.record = fake
 	if _, _, _, err := f.login(pw, nil); !errors.Is(err, pakeerr.ErrAuthFailed) {
@@ -306,7 +188,8 @@ func TestStateReuse(t *testing.T) {
 	if _, _, _, err := st.GenerateKE3(nil, nil, ke2); !errors.Is(err, pakeerr.ErrState) {
 		t.Errorf("second GenerateKE3: %v, want ErrState", err)
 	}
-	if _, err := sst.ServerFinish(&KE3{b: make([]byte, KE3Size)}); !errors.Is(err, pakeerr.ErrAuthFailed) {
+	zeroMAC, _ := ParseKE3(make([]byte, KE3Size))
+	if _, err := sst.ServerFinish(zeroMAC); !errors.Is(err, pakeerr.ErrAuthFailed) {
 		t.Errorf("ServerFinish with a zero MAC: %v, want ErrAuthFailed", err)
 	}
 	if _, err := sst.ServerFinish(ke3); !errors.Is(err, pakeerr.ErrState) {
@@ -315,7 +198,7 @@ func TestStateReuse(t *testing.T) {
 }
 
 func TestParameters(t *testing.T) {
-	long := make([]byte, maxLen+1)
+	long := make([]byte, protocol.MaxLen+1)
 	if _, err := NewClient(Config{Context: long}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Errorf("long context: %v", err)
 	}
@@ -340,7 +223,11 @@ func TestParameters(t *testing.T) {
 	if _, _, err := f.server.GenerateKE2(rand.Reader, long, f.record, f.cid, nil, ke1); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Errorf("GenerateKE2 with a long server identity: %v", err)
 	}
-	if _, _, _, err := st.GenerateKE3(long, nil, &KE2{b: make([]byte, KE2Size)}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+	_, ke2, err := f.server.GenerateKE2(rand.Reader, nil, f.record, f.cid, nil, ke1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := st.GenerateKE3(long, nil, ke2); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Errorf("GenerateKE3 with a long client identity: %v", err)
 	}
 	if _, err := GenerateServerKeys(bytes.NewReader(make([]byte, 63))); !errors.Is(err, pakeerr.ErrRandom) {
@@ -378,7 +265,7 @@ func TestScrypt(t *testing.T) {
 		t.Fatalf("Scrypt: %x, %v", out, err)
 	}
 	c := Config{}
-	rwd, err := c.randomizedPassword([]byte("password"))
+	rwd, err := protocol.RandomizedPassword(c.toProtocol().Stretch, []byte("password"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/opaque/internal/protocol"
 )
 
 // ClientParty and ServerParty run one login over wire bytes, as the state
@@ -54,7 +55,7 @@ type ClientParty struct {
 func NewClientParty(rand io.Reader, cfg Config, password, clientIdentity, serverIdentity []byte) (*ClientParty, error) {
 	c, err := NewClient(cfg)
 	if err == nil {
-		err = checkIdentities(serverIdentity, clientIdentity)
+		err = protocol.CheckIdentities(serverIdentity, clientIdentity)
 	}
 	if err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func (p *ClientParty) Next(in []byte) ([]byte, error) {
 	switch p.step {
 	case 0:
 		if in != nil {
-			return p.fail(invalidMessage("the client speaks first"))
+			return p.fail(fmt.Errorf("%w: opaque: the client speaks first", pakeerr.ErrInvalidMessage))
 		}
 		st, ke1, err := p.client.GenerateKE1(p.rand, p.password)
 		if err != nil {
@@ -108,7 +109,7 @@ func NewServerParty(rand io.Reader, server *Server, record *RegistrationRecord, 
 	if server == nil || record == nil {
 		return nil, fmt.Errorf("%w: opaque: no server or record", pakeerr.ErrInvalidParameter)
 	}
-	if err := checkIdentities(serverIdentity, clientIdentity); err != nil {
+	if err := protocol.CheckIdentities(serverIdentity, clientIdentity); err != nil {
 		return nil, err
 	}
 	return &ServerParty{rand: rand, server: server, record: record, credentialIdentifier: bytes.Clone(credentialIdentifier),

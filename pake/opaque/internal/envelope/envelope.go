@@ -14,6 +14,7 @@ import (
 	"fmt"
 
 	"github.com/kexlab/kexlab/internal/group"
+	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
 )
@@ -50,9 +51,9 @@ func CleartextCredentials(serverPublicKey, serverIdentity, clientIdentity []byte
 	return ake.AppendPrefixed(b, clientIdentity)
 }
 
-// orDefault returns id, or publicKey when id is empty (§4: an identity
-// that is not specified is the party's public key).
-func orDefault(id, publicKey []byte) []byte {
+// DefaultIdentity returns id, or publicKey when id is empty (§4: an
+// identity that is not specified is the party's public key).
+func DefaultIdentity(id, publicKey []byte) []byte {
 	if len(id) == 0 {
 		return publicKey
 	}
@@ -70,7 +71,7 @@ func Store(rwd, nonce, serverPublicKey, serverIdentity, clientIdentity []byte) (
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	creds := CleartextCredentials(serverPublicKey, orDefault(serverIdentity, serverPublicKey), orDefault(clientIdentity, clientPublicKey))
+	creds := CleartextCredentials(serverPublicKey, DefaultIdentity(serverIdentity, serverPublicKey), DefaultIdentity(clientIdentity, clientPublicKey))
 	authTag := ake.MAC(authKey, append(append([]byte(nil), nonce...), creds...))
 	return append(append([]byte(nil), nonce...), authTag...), clientPublicKey, exportKey, nil
 }
@@ -79,6 +80,7 @@ func Store(rwd, nonce, serverPublicKey, serverIdentity, clientIdentity []byte) (
 // and the identities as bound into the envelope (defaulted to the public
 // keys where empty), which the key schedule needs.
 type Recovered struct {
+	ServerPublicKey  *group.Point // set by RecoverCredentials only
 	ClientPrivateKey *group.Scalar
 	ExportKey        []byte
 	ClientIdentity   []byte
@@ -102,7 +104,7 @@ func Recover(rwd, serverPublicKey, envelope, serverIdentity, clientIdentity []by
 		return nil, err
 	}
 	r := &Recovered{ClientPrivateKey: sk, ExportKey: exportKey,
-		ClientIdentity: orDefault(clientIdentity, pk), ServerIdentity: orDefault(serverIdentity, serverPublicKey)}
+		ClientIdentity: DefaultIdentity(clientIdentity, pk), ServerIdentity: DefaultIdentity(serverIdentity, serverPublicKey)}
 	creds := CleartextCredentials(serverPublicKey, r.ServerIdentity, r.ClientIdentity)
 	if !hmac.Equal(authTag, ake.MAC(authKey, append(append([]byte(nil), nonce...), creds...))) {
 		return nil, fmt.Errorf("%w: opaque: envelope recovery failed", pakeerr.ErrAuthFailed)
@@ -121,4 +123,19 @@ func Mask(maskingKey, maskingNonce, in []byte) []byte {
 		out[i] ^= in[i]
 	}
 	return out
+}
+
+// RecoverCredentials is the unmasking and recovery of RecoverCredentials
+// (§6.3.2.3): it unmasks server_public_key || envelope from masked_response
+// (Mask), runs Recover and decodes the authenticated server_public_key.
+func RecoverCredentials(rwd, maskingNonce, maskedResponse, serverIdentity, clientIdentity []byte) (*Recovered, error) {
+	unmasked := Mask(MaskingKey(rwd), maskingNonce, maskedResponse)
+	r, err := Recover(rwd, unmasked[:pkSize], unmasked[pkSize:], serverIdentity, clientIdentity)
+	if err != nil {
+		return nil, err
+	}
+	if r.ServerPublicKey, err = oprf.DeserializeElement(unmasked[:pkSize]); err != nil {
+		return nil, err
+	}
+	return r, nil
 }

@@ -56,7 +56,7 @@ func addSourceFlags(fs interface {
 		keyFile:   fs.String("key-file", "", "file key (base64, mode 0600)"),
 		p11Module: fs.String("p11-module", "", "PKCS#11 module path (e.g. /usr/lib/softhsm/libsofthsm2.so)"),
 		p11Token:  fs.String("p11-token", "", "PKCS#11 token label"),
-		p11Key:    fs.String("p11-key", "wg-psk", "PKCS#11 HMAC key label"),
+		p11Key:    fs.String("p11-key", "wg-psk", "PKCS#11 key label (an HMAC or AES secret key)"),
 		pin:       fs.String("p11-pin-file", "", "file (mode 0600) holding the user PIN"),
 		pinEnv:    fs.String("p11-pin-env", "", "environment variable holding the user PIN"),
 		tpmDev:    fs.String("tpm", "", "TPM device (/dev/tpmrm0, unix:PATH or tcp:HOST:PORT)"),

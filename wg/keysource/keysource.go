@@ -1,15 +1,20 @@
 // Package keysource is the hardware operation of the WireGuard PSK rotator
 // (issue 7): a keyed pseudorandom function whose key may live in hardware.
 //
-// A Source computes HMAC-SHA256(K, input) (RFC 2104, FIPS 198-1) with a
-// 32-byte key K that both peers of a tunnel share. Every implementation
-// computes exactly this function, so peers may use different kinds of
-// source (a key file on one side, a PKCS#11 token or a TPM on the other)
-// and still derive the same pre-shared key:
+// A Source's Derive is a pseudorandom function keyed by a key K that both
+// peers of a tunnel share. For a key file, a TPM and a PKCS#11 HMAC key it
+// is HMAC-SHA256(K, input) (RFC 2104, FIPS 198-1) with a 32-byte K, the
+// same function in each, so peers may use different kinds of source (a
+// key file on one side, a PKCS#11 token or a TPM on the other) and still
+// derive the same pre-shared key. A PKCS#11 AES key, for tokens without
+// HMAC-SHA256, derives with AES-CMAC expanded by HKDF-SHA256 (see package
+// p11), a different function: both peers must then hold the same AES key
+// in PKCS#11 tokens.
 //
 //   - File (this package): K is read from a file of mode 0600.
 //   - p11 (subpackage): K is a CKK_GENERIC_SECRET object in a PKCS#11
-//     token, used with CKM_SHA256_HMAC (PKCS#11 v2.40 §2.20.4); it never
+//     token, used with CKM_SHA256_HMAC (PKCS#11 v2.40 Current Mechanisms
+//     §2.20.4), or a CKK_AES object used with CKM_AES_CMAC; it never
 //     leaves the token unless wrapped under a key-encryption key.
 //   - tpm (subpackage): K is a TPM 2.0 keyed-hash object imported under a
 //     storage primary key, used with TPM2_HMAC (TPM 2.0 Part 3 §15.5).
@@ -35,14 +40,17 @@ const KeySize = 32
 // the TPM 2.0 reference implementation, the size of TPM2_HMAC's buffer.
 const MaxInputLen = 1024
 
-// A Source derives 32 bytes deterministically from its key and an input:
-// Derive(input) = HMAC-SHA256(K, input). Implementations are safe for
-// concurrent use. After Close, Derive returns ErrClosed.
+// A Source derives 32 bytes deterministically from its key and an input
+// with a PRF keyed by K: Derive(input) = HMAC-SHA256(K, input) for file,
+// TPM and PKCS#11 HMAC keys; AES-CMAC expanded by HKDF-SHA256 for PKCS#11
+// AES keys (see package p11). Implementations are safe for concurrent use.
+// After Close, Derive returns ErrClosed.
 type Source interface {
 	// Name describes the source for logs (never the key).
 	Name() string
-	// Derive returns HMAC-SHA256(K, input). The caller owns the result and
-	// should zero it when done.
+	// Derive returns the PRF of K at input (HMAC-SHA256(K, input) but for
+	// a PKCS#11 AES key). The caller owns the result and should zero it
+	// when done.
 	Derive(input []byte) ([32]byte, error)
 	// Close releases the key and the device; it is idempotent.
 	Close() error
@@ -91,14 +99,16 @@ const CheckValueInput = "kexlab-wg v1 key check value"
 const CheckValueSize = 8
 
 // CheckValue returns the key check value of src's key K: the first
-// CheckValueSize bytes of Derive(CheckValueInput) =
-// HMAC-SHA256(K, "kexlab-wg v1 key check value"), as 16 lowercase hex
-// digits. The source computes it, so a hardware key never leaves the
-// device.
+// CheckValueSize bytes of Derive(CheckValueInput) (Derive of
+// "kexlab-wg v1 key check value": HMAC-SHA256 of it under K for file, TPM
+// and PKCS#11 HMAC keys, AES-CMAC+HKDF for PKCS#11 AES keys), as 16
+// lowercase hex digits. The source computes it, so a hardware key never
+// leaves the device.
 //
-// Two sources with the same key give the same value; sources with
-// different keys give different values except with probability 2^-64.
-// As HMAC-SHA256 is a pseudorandom function, the value reveals nothing
+// Two sources with the same key and the same function give the same
+// value; sources with different keys, or an AES and an HMAC key of the
+// same bytes, give different values except with probability 2^-64.
+// As Derive is a pseudorandom function, the value reveals nothing
 // useful about K beyond this equality: it is one PRF output on an input
 // that is never a PSK input, so it tells nothing about any PSK either. It
 // may be shown, logged and compared over an unauthenticated channel. It

@@ -64,7 +64,7 @@ func createObject(t *testing.T, tok *Token, tmpl ...*pkcs11.Attribute) {
 	t.Helper()
 	tmpl = append(tmpl, pkcs11.NewAttribute(pkcs11.CKA_CLASS, pkcs11.CKO_SECRET_KEY),
 		pkcs11.NewAttribute(pkcs11.CKA_TOKEN, false))
-	if _, err := tok.c.ctx.CreateObject(tok.c.sh, tmpl); err != nil {
+	if _, err := tok.c.Ctx.CreateObject(tok.c.Handle, tmpl); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -97,7 +97,7 @@ func TestAESCMACVectors(t *testing.T) {
 	if s.KeyType() != AES || s.Name() != "pkcs11:aes/rfc (aes-cmac)" {
 		t.Errorf("KeyType %v, Name %q", s.KeyType(), s.Name())
 	}
-	handle, err := tok.c.findKey("rfc")
+	handle, err := tok.c.FindKey("rfc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +105,10 @@ func TestAESCMACVectors(t *testing.T) {
 		msg, _ := hex.DecodeString(ex.Msg)
 		tag, _ := hex.DecodeString(ex.Tag)
 		m := []*pkcs11.Mechanism{pkcs11.NewMechanism(pkcs11.CKM_AES_CMAC, nil)}
-		if err := tok.c.ctx.SignInit(tok.c.sh, m, handle); err != nil {
+		if err := tok.c.Ctx.SignInit(tok.c.Handle, m, handle); err != nil {
 			t.Fatal(err)
 		}
-		raw, err := tok.c.ctx.Sign(tok.c.sh, msg)
+		raw, err := tok.c.Ctx.Sign(tok.c.Handle, msg)
 		if err != nil || !bytes.Equal(raw, tag) {
 			t.Errorf("%s: token CMAC %x, %v; RFC %x", ex.Name, raw, err, tag)
 		}

@@ -5,9 +5,9 @@
 //
 //   - HMAC: K is a CKK_GENERIC_SECRET (or CKK_SHA256_HMAC) key and Derive
 //     is C_Sign with CKM_SHA256_HMAC (PKCS#11 v2.40 Current Mechanisms
-//     §2.20.4), HMAC-SHA256 of RFC 2104: the function every
-//     keysource.Source computes, so such a key may also be shared with a
-//     file or TPM source.
+//     §2.20.4), HMAC-SHA256 of RFC 2104: the function the file and TPM
+//     sources of package keysource compute, so such a key may also be
+//     shared with a file or TPM source.
 //   - AES, for tokens that offer CKM_AES_CMAC but not CKM_SHA256_HMAC
 //     (many smart cards, e.g. the SmartCard-HSM): K is a CKK_AES key and
 //     Derive expands a CKM_AES_CMAC signature with HKDF.
@@ -51,7 +51,10 @@
 // CKM_AES_KEY_WRAP (RFC 3394) where a token lacks it, and imports it on the
 // other peer's token as a key of the same type.
 //
-// The binding to the PKCS#11 library (github.com/miekg/pkcs11) needs cgo.
+// The PKCS#11 plumbing under Source and Token (module loading, slot by
+// token label, session and login, key lookup by label) is in
+// internal/session. The binding to the PKCS#11 library
+// (github.com/miekg/pkcs11) needs cgo.
 // A program built without cgo (CGO_ENABLED=0) keeps this package's API,
 // but Open and OpenToken return ErrUnavailable; the text form of Wrapped
 // keys works in both builds.
@@ -60,10 +63,6 @@ package p11
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strings"
-
-	"github.com/kexlab/kexlab/wg/keysource"
 )
 
 // ErrUnavailable: the program was built without cgo, which the PKCS#11
@@ -126,31 +125,4 @@ type Config struct {
 	PINFile string
 	// PINEnv names an environment variable holding the user PIN.
 	PINEnv string
-}
-
-// pin returns the user PIN. Go strings cannot be zeroed, and the PKCS#11
-// binding takes the PIN as a string.
-func (c *Config) pin() (string, error) {
-	switch {
-	case c.PINFile != "" && c.PINEnv != "":
-		return "", fmt.Errorf("%w: set PINFile or PINEnv, not both", keysource.ErrPIN)
-	case c.PINFile != "":
-		b, err := keysource.ReadSecretFile(c.PINFile)
-		if err != nil {
-			return "", err
-		}
-		defer clear(b)
-		p := strings.TrimRight(string(b), "\r\n")
-		if p == "" {
-			return "", fmt.Errorf("%w: %s is empty", keysource.ErrPIN, c.PINFile)
-		}
-		return p, nil
-	case c.PINEnv != "":
-		p, ok := os.LookupEnv(c.PINEnv)
-		if !ok || p == "" {
-			return "", fmt.Errorf("%w: environment variable %s is not set", keysource.ErrPIN, c.PINEnv)
-		}
-		return p, nil
-	}
-	return "", fmt.Errorf("%w: no PINFile or PINEnv configured", keysource.ErrPIN)
 }

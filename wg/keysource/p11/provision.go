@@ -9,6 +9,7 @@ import (
 	"github.com/miekg/pkcs11"
 
 	"github.com/kexlab/kexlab/wg/keysource"
+	"github.com/kexlab/kexlab/wg/keysource/p11/internal/session"
 )
 
 // wrapped.go spells out the mechanism numbers so that it builds without
@@ -23,18 +24,18 @@ var (
 // Token is an administrative read-write session on a token, for
 // provisioning keys. Close it when done.
 type Token struct {
-	c *conn
+	c *session.Session
 	// ephemeral makes ImportKey create session objects (tests only).
 	ephemeral bool
 }
 
 // OpenToken logs in to cfg.TokenLabel (cfg.KeyLabel is not used).
 func OpenToken(cfg Config) (*Token, error) {
-	pin, err := cfg.pin()
+	pin, err := session.ReadPIN(cfg.PINFile, cfg.PINEnv)
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(&cfg, pin, true)
+	c, err := session.Open(cfg.Module, cfg.TokenLabel, pin, true)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +45,7 @@ func OpenToken(cfg Config) (*Token, error) {
 // Close ends the session.
 func (t *Token) Close() error {
 	if t.c != nil {
-		t.c.close()
+		t.c.Close()
 		t.c = nil
 	}
 	return nil
@@ -56,7 +57,7 @@ func (t *Token) ensureAbsent(label string) error {
 	if t.c == nil {
 		return keysource.ErrClosed
 	}
-	_, err := t.c.findKey(label)
+	_, err := t.c.FindKey(label)
 	switch {
 	case err == nil:
 		return fmt.Errorf("%w: %q", ErrKeyExists, label)
@@ -119,17 +120,17 @@ func (t *Token) generate(label string, kt KeyType) error {
 	if kt == AES {
 		gen = pkcs11.CKM_AES_KEY_GEN
 	}
-	if err := requireMechanisms(t.c.ctx, t.c.slot, gen); err != nil {
+	if err := t.c.Require(gen); err != nil {
 		return err
 	}
 	// A key the token cannot use would fail only later, at Open.
-	if err := requireSign(t.c.ctx, t.c.slot, kt); err != nil {
+	if err := requireSign(t.c, kt); err != nil {
 		return err
 	}
 	tmpl := append(keyTemplate(label, kt, true), pkcs11.NewAttribute(pkcs11.CKA_VALUE_LEN, keysource.KeySize))
 	m := []*pkcs11.Mechanism{pkcs11.NewMechanism(gen, nil)}
-	if _, err := t.c.ctx.GenerateKey(t.c.sh, m, tmpl); err != nil {
-		return wrapErr("C_GenerateKey", err)
+	if _, err := t.c.Ctx.GenerateKey(t.c.Handle, m, tmpl); err != nil {
+		return session.Wrap("C_GenerateKey", err)
 	}
 	return nil
 }
@@ -157,8 +158,8 @@ func (t *Token) importKey(label string, kt KeyType, key []byte) error {
 	if t.ephemeral {
 		tmpl[2] = pkcs11.NewAttribute(pkcs11.CKA_TOKEN, false)
 	}
-	if _, err := t.c.ctx.CreateObject(t.c.sh, tmpl); err != nil {
-		return wrapErr("C_CreateObject", err)
+	if _, err := t.c.Ctx.CreateObject(t.c.Handle, tmpl); err != nil {
+		return session.Wrap("C_CreateObject", err)
 	}
 	return nil
 }
@@ -189,8 +190,8 @@ func (t *Token) ImportKEK(label string, kek []byte) error {
 		pkcs11.NewAttribute(pkcs11.CKA_LABEL, label),
 		pkcs11.NewAttribute(pkcs11.CKA_VALUE, kek),
 	}
-	if _, err := t.c.ctx.CreateObject(t.c.sh, tmpl); err != nil {
-		return wrapErr("C_CreateObject(KEK)", err)
+	if _, err := t.c.Ctx.CreateObject(t.c.Handle, tmpl); err != nil {
+		return session.Wrap("C_CreateObject(KEK)", err)
 	}
 	return nil
 }
@@ -201,14 +202,14 @@ func (t *Token) WrapMechanism() (WrapMechanism, error) {
 	if t.c == nil {
 		return 0, keysource.ErrClosed
 	}
-	list, err := t.c.ctx.GetMechanismList(t.c.slot)
+	list, err := t.c.Mechanisms()
 	if err != nil {
-		return 0, wrapErr("C_GetMechanismList", err)
+		return 0, err
 	}
 	switch {
-	case hasMechanism(list, uint(KWP)):
+	case session.Has(list, uint(KWP)):
 		return KWP, nil
-	case hasMechanism(list, uint(KW)):
+	case session.Has(list, uint(KW)):
 		return KW, nil
 	}
 	return 0, fmt.Errorf("%w: neither CKM_AES_KEY_WRAP_PAD nor CKM_AES_KEY_WRAP", keysource.ErrMechanism)
@@ -216,11 +217,11 @@ func (t *Token) WrapMechanism() (WrapMechanism, error) {
 
 // findKEK returns the AES key labelled label.
 func (t *Token) findKEK(label string) (pkcs11.ObjectHandle, error) {
-	kek, err := t.c.findKey(label)
+	kek, err := t.c.FindKey(label)
 	if err != nil {
 		return 0, err
 	}
-	if ckk, err := t.c.keyType(kek); err != nil {
+	if ckk, err := t.c.KeyType(kek); err != nil {
 		return 0, err
 	} else if ckk != pkcs11.CKK_AES {
 		return 0, fmt.Errorf("%w: the KEK %q is not an AES key (CKA_KEY_TYPE %#x)", ErrKeyType, label, ckk)
@@ -236,7 +237,7 @@ func (t *Token) Export(keyLabel, kekLabel string) (Wrapped, error) {
 	if err != nil {
 		return Wrapped{}, err
 	}
-	key, kt, err := t.c.signingKey(keyLabel)
+	key, kt, err := signingKey(t.c, keyLabel)
 	if err != nil {
 		return Wrapped{}, err
 	}
@@ -245,9 +246,9 @@ func (t *Token) Export(keyLabel, kekLabel string) (Wrapped, error) {
 		return Wrapped{}, err
 	}
 	m := []*pkcs11.Mechanism{pkcs11.NewMechanism(uint(mech), nil)}
-	data, err := t.c.ctx.WrapKey(t.c.sh, m, kek, key)
+	data, err := t.c.Ctx.WrapKey(t.c.Handle, m, kek, key)
 	if err != nil {
-		return Wrapped{}, wrapErr("C_WrapKey", err)
+		return Wrapped{}, session.Wrap("C_WrapKey", err)
 	}
 	return Wrapped{Mechanism: mech, KeyType: kt, Data: data}, nil
 }
@@ -263,10 +264,10 @@ func (t *Token) Import(label, kekLabel string, w Wrapped) error {
 	if err := t.ensureAbsent(label); err != nil {
 		return err
 	}
-	if err := requireMechanisms(t.c.ctx, t.c.slot, uint(w.Mechanism)); err != nil {
+	if err := t.c.Require(uint(w.Mechanism)); err != nil {
 		return err
 	}
-	if err := requireSign(t.c.ctx, t.c.slot, w.KeyType); err != nil {
+	if err := requireSign(t.c, w.KeyType); err != nil {
 		return err
 	}
 	kek, err := t.findKEK(kekLabel)
@@ -274,8 +275,8 @@ func (t *Token) Import(label, kekLabel string, w Wrapped) error {
 		return err
 	}
 	m := []*pkcs11.Mechanism{pkcs11.NewMechanism(uint(w.Mechanism), nil)}
-	if _, err := t.c.ctx.UnwrapKey(t.c.sh, m, kek, w.Data, keyTemplate(label, w.KeyType, false)); err != nil {
-		return wrapErr("C_UnwrapKey", err)
+	if _, err := t.c.Ctx.UnwrapKey(t.c.Handle, m, kek, w.Data, keyTemplate(label, w.KeyType, false)); err != nil {
+		return session.Wrap("C_UnwrapKey", err)
 	}
 	return nil
 }
@@ -285,12 +286,12 @@ func (t *Token) DeleteKey(label string) error {
 	if t.c == nil {
 		return keysource.ErrClosed
 	}
-	key, _, err := t.c.signingKey(label)
+	key, _, err := signingKey(t.c, label)
 	if err != nil {
 		return err
 	}
-	if err := t.c.ctx.DestroyObject(t.c.sh, key); err != nil {
-		return wrapErr("C_DestroyObject", err)
+	if err := t.c.Ctx.DestroyObject(t.c.Handle, key); err != nil {
+		return session.Wrap("C_DestroyObject", err)
 	}
 	return nil
 }

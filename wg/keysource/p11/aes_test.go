@@ -148,14 +148,8 @@ func TestAESCMACVectors(t *testing.T) {
 // value, which differs from the check value of an HMAC key of the same
 // bytes.
 func TestAESExportImport(t *testing.T) {
-	h := hsmtest.NewSoftHSM(t, "peerA", "peerB")
 	kek := bytes.Repeat([]byte{0x3c}, 32)
-	a, b := token(t, h, "peerA"), token(t, h, "peerB")
-	for _, tok := range []*Token{a, b} {
-		if err := tok.ImportKEK("kek", kek); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h, a, b := peerTokens(t, kek)
 	if err := a.GenerateAESKey("wg"); err != nil {
 		t.Fatal(err)
 	}

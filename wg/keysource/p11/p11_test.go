@@ -27,6 +27,19 @@ func token(t *testing.T, h *hsmtest.SoftHSM, label string) *Token {
 	return tok
 }
 
+// peerTokens starts SoftHSM with the tokens peerA and peerB, each holding
+// kek as the key-encryption key "kek".
+func peerTokens(t *testing.T, kek []byte) (h *hsmtest.SoftHSM, a, b *Token) {
+	h = hsmtest.NewSoftHSM(t, "peerA", "peerB")
+	a, b = token(t, h, "peerA"), token(t, h, "peerB")
+	for _, tok := range []*Token{a, b} {
+		if err := tok.ImportKEK("kek", kek); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h, a, b
+}
+
 func open(t *testing.T, h *hsmtest.SoftHSM, tokenLabel, keyLabel string) *Source {
 	t.Helper()
 	s, err := Open(Config{Module: h.Module, TokenLabel: tokenLabel, KeyLabel: keyLabel, PINFile: h.PINFile})
@@ -76,14 +89,8 @@ func TestVectors(t *testing.T) {
 // and a software unwrap of the exported blob (internal/keywrap, RFC 5649
 // or RFC 3394) give the same HMAC.
 func TestWrapExportImport(t *testing.T) {
-	h := hsmtest.NewSoftHSM(t, "peerA", "peerB")
 	kek := bytes.Repeat([]byte{0x4b}, 32)
-	a, b := token(t, h, "peerA"), token(t, h, "peerB")
-	for _, tok := range []*Token{a, b} {
-		if err := tok.ImportKEK("kek", kek); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h, a, b := peerTokens(t, kek)
 	if err := a.GenerateKey("wg"); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kexlab/kexlab/wg/keysource"
 	"github.com/kexlab/kexlab/wg/keysource/p11"
+	"github.com/kexlab/kexlab/wg/keysource/tpm"
 )
 
 const wgUsage = `usage: kexlab wg <command> [flags]
@@ -66,4 +68,46 @@ func addSourceFlags(fs interface {
 
 func (f sourceFlags) p11Config() p11.Config {
 	return p11.Config{Module: *f.p11Module, TokenLabel: *f.p11Token, KeyLabel: *f.p11Key, PINFile: *f.pin, PINEnv: *f.pinEnv}
+}
+
+// selected counts the key sources the flags select.
+func (f sourceFlags) selected() int {
+	n := 0
+	for _, set := range []bool{*f.keyFile != "", *f.p11Module != "", *f.tpmDev != ""} {
+		if set {
+			n++
+		}
+	}
+	return n
+}
+
+// open opens every key source the flags select (file, PKCS#11, TPM, in
+// that order); the caller closes those returned, also on error.
+func (f sourceFlags) open() ([]keysource.Source, error) {
+	var out []keysource.Source
+	add := func(s keysource.Source, err error) error {
+		if err == nil {
+			out = append(out, s)
+		}
+		return err
+	}
+	if *f.keyFile != "" {
+		if err := add(keysource.OpenFile(*f.keyFile)); err != nil {
+			return out, err
+		}
+	}
+	if *f.p11Module != "" {
+		if err := add(p11.Open(f.p11Config())); err != nil {
+			return out, err
+		}
+	}
+	if *f.tpmDev != "" {
+		if *f.tpmBlob == "" {
+			return out, fmt.Errorf("%w: -tpm needs -tpm-blob", errUsage)
+		}
+		if err := add(tpm.OpenFile(*f.tpmDev, *f.tpmBlob)); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }

@@ -7,9 +7,6 @@ import (
 	"strconv"
 
 	"github.com/kexlab/kexlab/bench/export"
-	"github.com/kexlab/kexlab/wg/keysource"
-	"github.com/kexlab/kexlab/wg/keysource/p11"
-	"github.com/kexlab/kexlab/wg/keysource/tpm"
 	"github.com/kexlab/kexlab/wg/wgbench"
 )
 
@@ -36,7 +33,7 @@ func cmdWGBench(args []string, stdout, stderr io.Writer) error {
 	if *results == "" {
 		results = jsonPath
 	}
-	sources, err := benchSources(sf)
+	sources, err := sf.open()
 	defer func() {
 		for _, s := range sources {
 			s.Close()
@@ -77,34 +74,6 @@ func cmdWGBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return f.Close()
-}
-
-// benchSources opens the sources the flags name besides wgbench's own file
-// source; the caller closes those returned, also on error.
-func benchSources(sf sourceFlags) ([]keysource.Source, error) {
-	var out []keysource.Source
-	if *sf.keyFile != "" {
-		s, err := keysource.OpenFile(*sf.keyFile)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, s)
-	}
-	if *sf.p11Module != "" {
-		s, err := p11.Open(sf.p11Config())
-		if err != nil {
-			return out, err
-		}
-		out = append(out, s)
-	}
-	if *sf.tpmDev != "" {
-		s, err := tpm.OpenFile(*sf.tpmDev, *sf.tpmBlob)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // fmtDur formats nanoseconds with three significant digits.

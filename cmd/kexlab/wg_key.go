@@ -149,19 +149,17 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 
 // openKeySource opens the one key source the flags select.
 func openKeySource(sf sourceFlags) (keysource.Source, error) {
-	file, pk, tp := *sf.keyFile != "", *sf.p11Module != "", *sf.tpmDev != ""
-	switch {
-	case file && !pk && !tp:
-		return keysource.OpenFile(*sf.keyFile)
-	case pk && !file && !tp:
-		return p11.Open(sf.p11Config())
-	case tp && !file && !pk:
-		if *sf.tpmBlob == "" {
-			return nil, fmt.Errorf("%w: -tpm needs -tpm-blob", errUsage)
-		}
-		return tpm.OpenFile(*sf.tpmDev, *sf.tpmBlob)
+	if sf.selected() != 1 {
+		return nil, fmt.Errorf("%w: select one key source: -key-file, -p11-module (with -p11-token, -p11-key, -p11-pin-file or -p11-pin-env) or -tpm with -tpm-blob", errUsage)
 	}
-	return nil, fmt.Errorf("%w: select one key source: -key-file, -p11-module (with -p11-token, -p11-key, -p11-pin-file or -p11-pin-env) or -tpm with -tpm-blob", errUsage)
+	srcs, err := sf.open()
+	if err != nil {
+		for _, s := range srcs {
+			s.Close()
+		}
+		return nil, err
+	}
+	return srcs[0], nil
 }
 
 func tpmImportKey(path string, sf sourceFlags, stdout io.Writer) error {

@@ -165,7 +165,6 @@ func netnsAvailable() string {
 
 type lab struct {
 	t      *testing.T
-	id     string
 	procs  sync.Map // name → *exec.Cmd
 	logs   sync.Map // name → *bytes.Buffer (guarded by logMu)
 	logMu  sync.Mutex
@@ -303,7 +302,7 @@ func TestDaemonRealInterfaces(t *testing.T) {
 		t.Skip(why)
 	}
 	id := fmt.Sprintf("%d", os.Getpid()%100000)
-	l := &lab{t: t, id: id}
+	l := &lab{t: t}
 	var err error
 	if l.client, err = wgctrl.New(); err != nil {
 		t.Fatal(err)

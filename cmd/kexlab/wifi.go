@@ -60,36 +60,40 @@ func cmdWifiRun(name string, args []string, stdout, stderr io.Writer) error {
 		keys = append(keys, s.Key)
 	}
 	kdf := fs.String("kdf", "ace", "KDF and MIC: "+strings.Join(keys, "|"))
-	link := fs.String("link", "54Mbps", "link rate, e.g. 16.82kbps, 250kbps, 54Mbps")
-	links := fs.String("links", "16.82kbps,250kbps,1Mbps,54Mbps", "table: comma-separated link rates")
-	n := fs.Int("n", 200, "handshakes measured per KDF/MIC")
-	overhead := fs.Int("overhead", lwc.DefaultFrameOverhead, "octets of framing per EAPOL frame on the air")
-	perFrame := fs.Duration("perframe", 0, "fixed time per frame (preamble, SIFS, ACK)")
+	link := fs.String("link", "54Mbps", "link rate with its unit (bps, kbps, Mbps, Gbps), 1bps to 1000Gbps, e.g. 16.82kbps, 54Mbps")
+	links := fs.String("links", "16.82kbps,250kbps,1Mbps,54Mbps", "table: comma-separated link rates (as for -link)")
+	n := fs.Int("n", 200, "handshakes measured per KDF/MIC, 2 to 1000000")
+	overhead := fs.Int("overhead", lwc.DefaultFrameOverhead, fmt.Sprintf("octets of framing per EAPOL frame on the air, 0 to %d", lwc.MaxFrameOverhead))
+	perFrame := fs.Duration("perframe", 0, fmt.Sprintf("fixed time per frame (preamble, SIFS, ACK), 0 to %v", lwc.MaxPerFrame))
 	psk := fs.String("psk", "", "take the PMK from this passphrase (PBKDF2) instead of an SAE run")
 	jsonOut := fs.String("json", "", "also write the table as JSON to this file")
 	resultsOut := fs.String("results", "", "also write every sample as results JSON for kexlab report")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if *n < 2 || *n > 1_000_000 || *overhead < 0 || *perFrame < 0 {
-		return fmt.Errorf("%w: need 2 ≤ -n ≤ 1e6, -overhead ≥ 0, -perframe ≥ 0", errUsage)
+	if *n < 2 || *n > 1_000_000 {
+		return fmt.Errorf("%w: -n %d out of range (2 to 1000000)", errUsage, *n)
 	}
 	suites := airtime.Suites()
-	rates := strings.Split(*links, ",")
+	rates, rateFlag := strings.Split(*links, ","), "-links"
 	if name == "handshake" {
 		s, err := airtime.Lookup(*kdf)
 		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		suites, rates = []airtime.Suite{s}, []string{*link}
+		suites, rates, rateFlag = []airtime.Suite{s}, []string{*link}, "-link"
 	}
 	var models []lwc.Model
 	for _, r := range rates {
 		bps, err := lwc.ParseRate(r)
 		if err != nil {
+			return fmt.Errorf("%w: %s: %v", errUsage, rateFlag, err)
+		}
+		m := lwc.Model{LinkBps: bps, FrameOverhead: *overhead, PerFrame: *perFrame}
+		if err := m.Validate(); err != nil { // -overhead and -perframe against the model's bounds
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		models = append(models, lwc.Model{LinkBps: bps, FrameOverhead: *overhead, PerFrame: *perFrame})
+		models = append(models, m)
 	}
 	out := wifiOutput{Model: models[0], Assumptions: airtime.Assumptions(models[0])}
 	pmk, err := wifiPMK(*psk, *n, &out, stdout)
@@ -191,9 +195,12 @@ func cmdWifiShape(args []string, stderr io.Writer) error {
 	fs := newFlags("wifi shape", stderr)
 	kdf := fs.String("kdf", "ace", "KDF and MIC (as for wifi handshake)")
 	op := fs.String("op", "kdf", "operation: "+strings.Join(airtime.Shapes, "|"))
-	n := fs.Int("n", 1000, "repetitions")
+	n := fs.Int("n", 1000, "repetitions, 1 to 1000000000")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *n < 1 || *n > 1_000_000_000 {
+		return fmt.Errorf("%w: -n %d out of range (1 to 1000000000)", errUsage, *n)
 	}
 	s, err := airtime.Lookup(*kdf)
 	if err != nil {
@@ -203,7 +210,7 @@ func cmdWifiShape(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	for range max(*n, 0) {
+	for range *n {
 		if err := f(); err != nil {
 			return err
 		}

@@ -64,3 +64,46 @@ func TestWifiTableAndErrors(t *testing.T) {
 		t.Errorf("shape: exit %d %s", code, errOut)
 	}
 }
+
+// TestWifiOutOfRange: numbers and rates outside the model's bounds, or
+// without a unit, are usage errors with one line on stderr, before any
+// handshake is run; none gives a negative or infinite time.
+func TestWifiOutOfRange(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"handshake", "-overhead", "9000000000000000000"}, "frame overhead 9000000000000000000 octets out of range (0 to 65535 octets per frame)"},
+		{[]string{"handshake", "-overhead", "65536"}, "out of range (0 to 65535 octets per frame)"},
+		{[]string{"handshake", "-overhead", "-1"}, "out of range (0 to 65535 octets per frame)"},
+		{[]string{"handshake", "-perframe", "2562047h"}, "per-frame time 2562047h0m0s out of range (0 to 1h0m0s)"},
+		{[]string{"handshake", "-perframe", "1h0m0.000000001s"}, "out of range (0 to 1h0m0s)"},
+		{[]string{"handshake", "-perframe", "-1ns"}, "out of range (0 to 1h0m0s)"},
+		{[]string{"handshake", "-link", "1e-300bps"}, "-link: lwc: invalid input: rate 1e-300bps out of range (1 bps to 1 Tbps)"},
+		{[]string{"handshake", "-link", "1e300Gbps"}, "rate 1e300Gbps out of range (1 bps to 1 Tbps)"},
+		{[]string{"handshake", "-link", "0bps"}, "rate 0bps out of range"},
+		{[]string{"handshake", "-link", "54"}, "-link: lwc: invalid input: rate 54 has no unit (bps, kbps, Mbps, Gbps)"},
+		{[]string{"handshake", "-link", "54MBps"}, `unknown unit "MBps"`},
+		{[]string{"handshake", "-link", "NaN"}, "not a positive decimal number"},
+		{[]string{"handshake", "-link", "Inf"}, "not a positive decimal number"},
+		{[]string{"handshake", "-link", "+Inf"}, "not a positive decimal number"},
+		{[]string{"handshake", "-link", "+Infbps"}, "not a positive decimal number"},
+		{[]string{"handshake", "-n", "0"}, "-n 0 out of range (2 to 1000000)"},
+		{[]string{"handshake", "-n", "1000001"}, "-n 1000001 out of range (2 to 1000000)"},
+		{[]string{"table", "-links", "1Mbps,54"}, "-links: lwc: invalid input: rate 54 has no unit"},
+		{[]string{"table", "-links", "1Mbps,1e300Gbps"}, "rate 1e300Gbps out of range"},
+		{[]string{"table", "-links", "1Mbps,,54Mbps"}, `rate "" is not a positive decimal number`},
+		{[]string{"table", "-links", "NaNbps"}, "not a positive decimal number"},
+		{[]string{"table", "-overhead", "9000000000000000000"}, "frame overhead 9000000000000000000 octets out of range"},
+		{[]string{"table", "-perframe", "2562047h"}, "per-frame time 2562047h0m0s out of range"},
+		{[]string{"shape", "-n", "-1"}, "-n -1 out of range (1 to 1000000000)"},
+		{[]string{"shape", "-n", "1000000001"}, "-n 1000000001 out of range (1 to 1000000000)"},
+	} {
+		args := append([]string{"wifi"}, c.args...)
+		code, out, errOut := runCLI(args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "kexlab wifi: usage: ") ||
+			!strings.Contains(errOut, c.want) || strings.Contains(errOut, "goroutine") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, one line on stderr with %q", args, code, out, errOut, c.want)
+		}
+	}
+}

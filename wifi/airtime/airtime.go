@@ -220,7 +220,9 @@ func Evaluate(m *Measurement, model lwc.Model) (Row, error) {
 			return r, fmt.Errorf("%s: %w", m.Suite, err)
 		}
 	}
-	r.Breakdown = model.Auth(m.Frames[:], time.Duration(r.KDF.Median), time.Duration(r.MIC.Median))
+	if r.Breakdown, err = model.Auth(m.Frames[:], time.Duration(r.KDF.Median), time.Duration(r.MIC.Median)); err != nil {
+		return r, fmt.Errorf("%s on %s: %w", m.Suite, r.Link, err)
+	}
 	return r, nil
 }
 

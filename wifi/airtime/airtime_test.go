@@ -35,6 +35,22 @@ func TestMeasureEverySuite(t *testing.T) {
 	}
 }
 
+// TestEvaluateOutOfRange: a model outside its bounds, or measured times
+// whose model sum overflows, give an error rather than a row.
+func TestEvaluateOutOfRange(t *testing.T) {
+	m := &Measurement{Suite: "x", Key: "x", N: 2, KDF: []float64{1, 3}, MIC: []float64{1, 3}, Handshake: []float64{1, 3},
+		Frames: [4]int{99, 121, 155, 99}}
+	for _, model := range []lwc.Model{{}, {LinkBps: 1e13}, {LinkBps: 1, FrameOverhead: -1}, {LinkBps: 1, PerFrame: 2 * time.Hour}} {
+		if _, err := Evaluate(m, model); !errors.Is(err, lwc.ErrInput) {
+			t.Errorf("Evaluate with %+v: %v, want lwc.ErrInput", model, err)
+		}
+	}
+	m.KDF = []float64{1 << 62, 1 << 62}
+	if _, err := Evaluate(m, lwc.Model{LinkBps: 54e6}); !errors.Is(err, lwc.ErrInput) {
+		t.Errorf("Evaluate with T_KDF of 2^62 ns: %v, want lwc.ErrInput", err)
+	}
+}
+
 func TestLookup(t *testing.T) {
 	if s, err := Lookup("wage"); err != nil || s.Suite.Name() != "LWC-wage/CCMP-128" {
 		t.Errorf("Lookup(wage) = %v, %v", s.Key, err)

@@ -3,6 +3,7 @@ package lwc
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,13 @@ import (
 // per-frame time. The model assumes what the talk did: one station pair, no
 // contention for the medium, no retransmission, no processing other than
 // KDF and MIC, and frames sent back to back.
+//
+// A model is only evaluated within physical bounds ([Model.Validate]): a
+// link rate from [MinLinkBps] to [MaxLinkBps], at most [MaxFrameOverhead]
+// octets of framing and at most [MaxPerFrame] per frame. Within them, and
+// for frames of at most [MaxFrameOctets], the arithmetic is checked: a
+// result that would not fit a time.Duration is an error, never a wrapped
+// or infinite number.
 type Model struct {
 	// LinkBps is the link rate in bits per second.
 	LinkBps float64
@@ -32,65 +40,195 @@ type Model struct {
 // DefaultFrameOverhead is MAC header (24) + LLC/SNAP (8) + FCS (4) octets.
 const DefaultFrameOverhead = 36
 
+// Bounds of the model's parameters.
+const (
+	// MinLinkBps and MaxLinkBps bound the link rate: 1 bit/s to 1 Tbit/s
+	// (802.11be peaks near 46 Gbit/s; LoRa-class links near 300 bit/s).
+	MinLinkBps = 1.0
+	MaxLinkBps = 1e12
+	// MaxFrameOverhead is the most framing octets per frame: a 16-bit
+	// length's worth.
+	MaxFrameOverhead = 65535
+	// MaxPerFrame is the longest fixed time per frame.
+	MaxPerFrame = time.Hour
+	// MaxFrameOctets is the longest EAPOL frame: a 4-octet header and a
+	// body whose length is a 16-bit field (IEEE Std 802.1X-2020 §11.3).
+	MaxFrameOctets = 4 + 65535
+)
+
 // Breakdown is the model's result for one handshake.
 type Breakdown struct {
 	Tx, KDF, MIC, Auth time.Duration
 	TxBits             int // bits on the air, framing included
 }
 
-// Tx is the airtime of frames (EAPOL frame lengths in octets).
-func (m Model) Tx(frames []int) (time.Duration, int) {
+// Validate reports whether m is within the model's bounds, with an error
+// wrapping ErrInput that names the parameter and its range.
+func (m Model) Validate() error {
+	if !(m.LinkBps >= MinLinkBps && m.LinkBps <= MaxLinkBps) { // also NaN
+		return fmt.Errorf("%w: link rate %v bit/s out of range (1 bps to 1 Tbps)", ErrInput, m.LinkBps)
+	}
+	if m.FrameOverhead < 0 || m.FrameOverhead > MaxFrameOverhead {
+		return fmt.Errorf("%w: frame overhead %d octets out of range (0 to %d octets per frame)", ErrInput, m.FrameOverhead, MaxFrameOverhead)
+	}
+	if m.PerFrame < 0 || m.PerFrame > MaxPerFrame {
+		return fmt.Errorf("%w: per-frame time %v out of range (0 to %v)", ErrInput, m.PerFrame, MaxPerFrame)
+	}
+	return nil
+}
+
+// errOverflow is the error of a result too large for a time.Duration.
+func errOverflow(what string) error {
+	return fmt.Errorf("%w: %s overflows a time.Duration (about 292 years)", ErrInput, what)
+}
+
+// mulDur returns n·d for n, d ≥ 0, or false if it overflows.
+func mulDur(n int64, d time.Duration) (time.Duration, bool) {
+	if d != 0 && n > math.MaxInt64/int64(d) {
+		return 0, false
+	}
+	return time.Duration(n) * d, true
+}
+
+// addDur returns a+b for a, b ≥ 0, or false if it overflows.
+func addDur(a, b time.Duration) (time.Duration, bool) {
+	if a > math.MaxInt64-b {
+		return 0, false
+	}
+	return a + b, true
+}
+
+// Tx is the airtime of frames (EAPOL frame lengths in octets) and the bits
+// they put on the air. It fails for a model out of bounds, a frame length
+// outside 0 to MaxFrameOctets, or a time that does not fit a Duration.
+func (m Model) Tx(frames []int) (time.Duration, int, error) {
+	if err := m.Validate(); err != nil {
+		return 0, 0, err
+	}
 	bits := 0
-	for _, f := range frames {
-		bits += 8 * (f + m.FrameOverhead)
+	for i, f := range frames {
+		if f < 0 || f > MaxFrameOctets {
+			return 0, 0, fmt.Errorf("%w: frame %d of %d octets (want 0 to %d)", ErrInput, i+1, f, MaxFrameOctets)
+		}
+		b := 8 * (f + m.FrameOverhead) // at most 8·(65539+65535): fits any int
+		if bits > math.MaxInt-b {
+			return 0, 0, errOverflow("the bit count")
+		}
+		bits += b
 	}
-	if m.LinkBps <= 0 {
-		return 0, bits
+	// bits ≥ 0 and LinkBps ≥ 1, so ns is finite and not negative.
+	ns := math.Round(float64(bits) / m.LinkBps * 1e9)
+	if ns >= math.MaxInt64 { // float64(MaxInt64) is 2⁶³: ns < 2⁶³ converts exactly
+		return 0, 0, errOverflow("T_4way_tx")
 	}
-	sec := float64(bits) / m.LinkBps
-	return time.Duration(math.Round(sec*1e9)) + time.Duration(len(frames))*m.PerFrame, bits
+	per, ok := mulDur(int64(len(frames)), m.PerFrame)
+	if !ok {
+		return 0, 0, errOverflow("the per-frame time")
+	}
+	tx, ok := addDur(time.Duration(ns), per)
+	if !ok {
+		return 0, 0, errOverflow("T_4way_tx")
+	}
+	return tx, bits, nil
 }
 
 // Auth evaluates T_auth for the four frames of a handshake and measured
-// times of one KDF and one MIC.
-func (m Model) Auth(frames []int, kdf, mic time.Duration) Breakdown {
-	b := Breakdown{KDF: 2 * kdf, MIC: 3 * mic}
-	b.Tx, b.TxBits = m.Tx(frames)
-	b.Auth = b.Tx + b.KDF + b.MIC
-	return b
+// times of one KDF and one MIC (neither negative).
+func (m Model) Auth(frames []int, kdf, mic time.Duration) (Breakdown, error) {
+	if kdf < 0 || mic < 0 {
+		return Breakdown{}, fmt.Errorf("%w: negative T_KDF %v or T_MIC %v", ErrInput, kdf, mic)
+	}
+	var b Breakdown
+	var err error
+	if b.Tx, b.TxBits, err = m.Tx(frames); err != nil {
+		return Breakdown{}, err
+	}
+	var ok1, ok2, ok3, ok4 bool
+	b.KDF, ok1 = mulDur(2, kdf)
+	b.MIC, ok2 = mulDur(3, mic)
+	b.Auth, ok3 = addDur(b.Tx, b.KDF)
+	b.Auth, ok4 = addDur(b.Auth, b.MIC)
+	if !(ok1 && ok2 && ok3 && ok4) {
+		return Breakdown{}, errOverflow("T_auth")
+	}
+	return b, nil
 }
+
+// rateUnits are the units ParseRate reads, as powers of ten of bit/s.
+var rateUnits = map[string]int{
+	"bps": 0, "kbps": 3, "Kbps": 3, "Mbps": 6, "Gbps": 9,
+	"bit/s": 0, "kbit/s": 3, "Kbit/s": 3, "Mbit/s": 6, "Gbit/s": 9,
+}
+
+// rateNumber is an unsigned decimal number with an optional exponent.
+var rateNumber = regexp.MustCompile(`^(\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?$`)
 
 // ParseRate parses a link rate such as "16.82kbps", "54Mbps", "1.3Gbps",
-// "250000bps" or "250kbit/s" into bits per second.
+// "250000bps" or "250kbit/s" into bits per second. The unit is required
+// and case-sensitive (bps, kbps or Kbps, Mbps, Gbps, or the same with
+// bit/s), so that neither a bare number nor bytes per second ("MBps") is
+// taken for a bit rate; the number is an unsigned decimal, optionally with
+// an exponent, so NaN, Inf, signs and hexadecimal are refused. The result
+// is the float64 nearest to the decimal value, and lies within MinLinkBps
+// to MaxLinkBps; every error wraps ErrInput.
 func ParseRate(s string) (float64, error) {
-	t := strings.ToLower(strings.ReplaceAll(s, " ", ""))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "/s"), "ps")
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "bit"), "b")
-	mult := 1.0
-	switch {
-	case strings.HasSuffix(t, "k"):
-		mult, t = 1e3, t[:len(t)-1]
-	case strings.HasSuffix(t, "m"):
-		mult, t = 1e6, t[:len(t)-1]
-	case strings.HasSuffix(t, "g"):
-		mult, t = 1e9, t[:len(t)-1]
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return !strings.ContainsRune("0123456789.eE+-", r) })
+	if i < 0 {
+		i = len(t)
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("%w: link rate %q (want e.g. 16.82kbps, 54Mbps)", ErrInput, s)
+	num, unit := t[:i], strings.TrimSpace(t[i:])
+	m := rateNumber.FindStringSubmatch(num)
+	switch shift, known := rateUnits[unit]; {
+	case m == nil:
+		return 0, fmt.Errorf("%w: rate %q is not a positive decimal number with a unit (e.g. 16.82kbps, 54Mbps)", ErrInput, s)
+	case unit == "":
+		return 0, fmt.Errorf("%w: rate %s has no unit (bps, kbps, Mbps, Gbps)", ErrInput, s)
+	case !known:
+		return 0, fmt.Errorf("%w: rate %q has unknown unit %q (bps, kbps, Mbps, Gbps)", ErrInput, s, unit)
+	default:
+		exp := 0
+		if m[2] != "" {
+			var err error
+			if exp, err = strconv.Atoi(m[2]); err != nil || exp < -1000 || exp > 1000 {
+				return 0, errRateRange(s)
+			}
+		}
+		// Shift the decimal exponent rather than multiply, so that the
+		// result is the correctly rounded value of the decimal number.
+		v, err := strconv.ParseFloat(m[1]+"e"+strconv.Itoa(exp+shift), 64)
+		if err != nil || !(v >= MinLinkBps && v <= MaxLinkBps) { // ParseFloat's only error here is ErrRange
+			return 0, errRateRange(s)
+		}
+		return v, nil
 	}
-	return v * mult, nil
 }
 
-// FormatRate formats bits per second the way ParseRate reads them.
+func errRateRange(s string) error {
+	return fmt.Errorf("%w: rate %s out of range (1 bps to 1 Tbps)", ErrInput, s)
+}
+
+// FormatRate formats bits per second the way ParseRate reads them;
+// ParseRate(FormatRate(v)) == v for every v ParseRate returns.
 func FormatRate(bps float64) string {
+	unit, shift := "bps", 0
 	switch {
+	case math.IsInf(bps, 0): // no digits to shift
 	case bps >= 1e9:
-		return strconv.FormatFloat(bps/1e9, 'f', -1, 64) + "Gbps"
+		unit, shift = "Gbps", 9
 	case bps >= 1e6:
-		return strconv.FormatFloat(bps/1e6, 'f', -1, 64) + "Mbps"
+		unit, shift = "Mbps", 6
 	case bps >= 1e3:
-		return strconv.FormatFloat(bps/1e3, 'f', -1, 64) + "kbps"
+		unit, shift = "kbps", 3
 	}
-	return strconv.FormatFloat(bps, 'f', -1, 64) + "bps"
+	// The shortest decimal that reads back as bps, with its point moved
+	// left by shift digits (the integer part has more than shift digits).
+	d := strconv.FormatFloat(bps, 'f', -1, 64)
+	whole, frac, _ := strings.Cut(d, ".")
+	n := len(whole) - shift
+	whole, frac = whole[:n], strings.TrimRight(whole[n:]+frac, "0")
+	if frac != "" {
+		whole += "." + frac
+	}
+	return whole + unit
 }

@@ -415,3 +415,35 @@ func TestMACFromID(t *testing.T) {
 		t.Errorf("not distinct unicast locally administered addresses: %x %x", a, b)
 	}
 }
+
+// FuzzParsePT: no input panics; a refused input gets ErrInvalidParameter;
+// an accepted one is a valid x || y encoding, so it re-encodes to the same
+// bytes and gives a PWE that is not the identity (PT is a point of the
+// prime-order group and val is in [1, r-1]).
+func FuzzParsePT(f *testing.F) {
+	pt, err := DerivePT(testSSID, testPassword, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(pt.Bytes())
+	f.Add(group.NewGenerator().Bytes()[1:])
+	f.Add(make([]byte, ElementSize))
+	f.Add(append(bigP.FillBytes(make([]byte, 32)), pt.Bytes()[32:]...)) // x = p
+	f.Add(pt.Bytes()[:ElementSize-1])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pt, err := ParsePT(b)
+		if err != nil {
+			if !errors.Is(err, pakeerr.ErrInvalidParameter) {
+				t.Fatalf("ParsePT(%x): untyped error %v", b, err)
+			}
+			return
+		}
+		if !bytes.Equal(pt.Bytes(), b) {
+			t.Fatalf("ParsePT(%x) re-encodes as %x", b, pt.Bytes())
+		}
+		pwe, err := pt.PWE(staMAC, apMAC)
+		if err != nil || pwe.IsIdentity() == 1 {
+			t.Fatalf("PWE from accepted PT %x: identity %v, %v", b, pwe != nil && pwe.IsIdentity() == 1, err)
+		}
+	})
+}

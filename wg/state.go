@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/kexlab/kexlab/internal/fileio"
 )
 
 // Mode is a PSK schedule.
@@ -241,14 +244,14 @@ func (s State) Save(path string) (err error) {
 	return d.Sync()
 }
 
-// LoadState reads and parses a state file written by Save.
+// LoadState reads and parses a state file written by Save. A missing file
+// is an error matching fs.ErrNotExist; one that is not a regular file or
+// is over the 4 KiB limit is ErrInvalidState (fileio.ReadFile).
 func LoadState(path string) (State, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return State{}, err
+	b, err := fileio.ReadFile(path, maxStateFile)
+	if errors.Is(err, fileio.ErrTooLarge) || errors.Is(err, fileio.ErrNotRegular) {
+		return State{}, fmt.Errorf("%w: %w", ErrInvalidState, err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
 	if err != nil {
 		return State{}, err
 	}

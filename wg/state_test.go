@@ -45,6 +45,29 @@ func TestStateJSON(t *testing.T) {
 	}
 }
 
+// TestLoadStateFiles: a missing state file is fs.ErrNotExist (a fresh
+// start); a directory or an oversized file is ErrInvalidState, read no
+// further than the limit.
+func TestLoadStateFiles(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := LoadState(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+	if _, err := LoadState(dir); !errors.Is(err, ErrInvalidState) {
+		t.Errorf("directory: %v", err)
+	}
+	big := filepath.Join(dir, "big.state")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadState(big); !errors.Is(err, ErrInvalidState) || !strings.Contains(err.Error(), "4 KiB limit") {
+		t.Errorf("large: %v", err)
+	}
+}
+
 func TestStateSave(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "peer.json")

@@ -5,6 +5,7 @@
 package export
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -16,9 +17,12 @@ import (
 	"strings"
 
 	"github.com/kexlab/kexlab/bench"
+	"github.com/kexlab/kexlab/internal/fileio"
 )
 
-// MaxJSON bounds the size of a results.json that Load accepts.
+// MaxJSON bounds the size of a results.json that LoadJSON accepts (and of
+// any results file that `kexlab report` reads): 256 MiB, roughly a million
+// samples at the 200 to 300 bytes one takes in results.json.
 const MaxJSON = 256 << 20
 
 // WriteJSON writes r as indented JSON.
@@ -57,14 +61,14 @@ func ReadJSON(rd io.Reader) (*bench.Results, error) {
 	return &r, nil
 }
 
-// LoadJSON reads a results.json file.
+// LoadJSON reads a results.json file: a regular file of at most MaxJSON
+// bytes (fileio.ReadFile).
 func LoadJSON(path string) (*bench.Results, error) {
-	f, err := os.Open(path)
+	b, err := fileio.ReadFile(path, MaxJSON)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r, err := ReadJSON(f)
+	r, err := ReadJSON(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -148,16 +152,28 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// files are what WriteAll writes.
+var files = []struct {
+	name  string
+	write func(io.Writer, *bench.Results) error
+}{{"results.json", WriteJSON}, {"results.csv", WriteCSV}, {"bench.txt", WriteBenchfmt}}
+
+// Names returns the names of the files WriteAll writes into its directory
+// (so that a caller can check the directory before a long run).
+func Names() []string {
+	var ns []string
+	for _, f := range files {
+		ns = append(ns, f.name)
+	}
+	return ns
+}
+
 // WriteAll writes results.json, results.csv and bench.txt into dir and
 // returns their paths.
 func WriteAll(dir string, r *bench.Results) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	files := []struct {
-		name  string
-		write func(io.Writer, *bench.Results) error
-	}{{"results.json", WriteJSON}, {"results.csv", WriteCSV}, {"bench.txt", WriteBenchfmt}}
 	var paths []string
 	var errs []error
 	for _, f := range files {

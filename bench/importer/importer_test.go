@@ -117,6 +117,9 @@ func FuzzJMH(f *testing.F) {
 	b, _ := os.ReadFile("testdata/jmh.json")
 	f.Add(b)
 	f.Add([]byte(`[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawDataHistogram":[[[[1,1e300]]]]}}]`))
+	if b, err := os.ReadFile("testdata/jmh_nan.json"); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if r, err := JMH(b); err == nil {
 			check(t, r)

@@ -20,11 +20,14 @@ type jmhResult struct {
 	VMName        string            `json:"vmName"`
 	Params        map[string]string `json:"params"`
 	PrimaryMetric struct {
-		ScoreUnit        string           `json:"scoreUnit"`
-		RawData          [][]float64      `json:"rawData"`
-		RawDataHistogram [][][][2]float64 `json:"rawDataHistogram"`
+		ScoreUnit        string            `json:"scoreUnit"`
+		RawData          [][]jmhFloat      `json:"rawData"`
+		RawDataHistogram [][][][2]jmhFloat `json:"rawDataHistogram"`
 	} `json:"primaryMetric"`
-	SecondaryMetrics map[string]jmhMetric `json:"secondaryMetrics"`
+	// SecondaryMetrics stay undecoded until used: only kexlab's RAPL
+	// metrics are, so a profiler's metric (gc.alloc.rate, often "NaN")
+	// never rejects a file.
+	SecondaryMetrics map[string]json.RawMessage `json:"secondaryMetrics"`
 	// NotSupported and Energy are kexlab's additions (jvm/, Study.java):
 	// a case the provider does not support, recorded without samples, and
 	// why energy was not measured.
@@ -33,8 +36,43 @@ type jmhResult struct {
 }
 
 type jmhMetric struct {
-	ScoreUnit string      `json:"scoreUnit"`
-	RawData   [][]float64 `json:"rawData"`
+	ScoreUnit string       `json:"scoreUnit"`
+	RawData   [][]jmhFloat `json:"rawData"`
+}
+
+// jmhFloat is a JMH number. JMH's JSON writer (JSONResultFormat.emit)
+// writes the values JSON has no number for as strings: "NaN", "+INF" and
+// "-INF"; "Infinity" and "-Infinity" (Java's Double.toString) are read as
+// well. Fields kexlab does not use are not decoded at all; in those it
+// uses, a non-finite value is decoded here and refused where it is used,
+// with an error that names it.
+type jmhFloat float64
+
+// UnmarshalJSON reads a JSON number or one of JMH's non-finite strings.
+func (f *jmhFloat) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '"' {
+		var v float64
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		*f = jmhFloat(v)
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	switch s {
+	case "NaN":
+		*f = jmhFloat(math.NaN())
+	case "+INF", "INF", "Infinity", "+Infinity":
+		*f = jmhFloat(math.Inf(1))
+	case "-INF", "-Infinity":
+		*f = jmhFloat(math.Inf(-1))
+	default:
+		return fmt.Errorf("value %q is not a number", s)
+	}
+	return nil
 }
 
 // raplPrefix names the secondary metrics of kexlab's RAPL profiler
@@ -61,9 +99,13 @@ func JMH(b []byte) (*bench.Results, error) {
 			return nil, fmt.Errorf("%s: %w", res.Benchmark, err)
 		}
 		var samples []bench.Sample
-		push := func(v float64) error {
+		push := func(f jmhFloat) error {
 			if len(samples) >= MaxSamples || len(r.Samples)+len(samples) >= MaxTotal {
 				return nil
+			}
+			v := float64(f)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s: primary metric score %v (JMH writes NaN or ±INF for an iteration that measured nothing)", ErrFormat, res.Benchmark, v)
 			}
 			ns, ok := toNs(v, factor, rate)
 			if !ok {
@@ -83,10 +125,10 @@ func JMH(b []byte) (*bench.Results, error) {
 			for _, fork := range res.PrimaryMetric.RawDataHistogram {
 				for _, iter := range fork {
 					for _, vc := range iter {
-						if !(vc[1] >= 0) {
-							return nil, fmt.Errorf("%w: %s: histogram count %v", ErrFormat, res.Benchmark, vc[1])
+						if count := float64(vc[1]); !(count >= 0) || math.IsInf(count, 0) {
+							return nil, fmt.Errorf("%w: %s: histogram count %v", ErrFormat, res.Benchmark, count)
 						}
-						for c := 0.0; c < vc[1] && len(samples) < MaxSamples && len(r.Samples)+len(samples) < MaxTotal; c++ {
+						for c := 0.0; c < float64(vc[1]) && len(samples) < MaxSamples && len(r.Samples)+len(samples) < MaxTotal; c++ {
 							if err := push(vc[0]); err != nil {
 								return nil, err
 							}
@@ -113,17 +155,23 @@ func JMH(b []byte) (*bench.Results, error) {
 // (which come from rawData, fork by fork, iteration by iteration, in the
 // same order). A metric whose shape differs from rawData is an error.
 func jmhEnergy(r *bench.Results, res jmhResult, samples []bench.Sample) error {
-	for name, m := range res.SecondaryMetrics {
+	for name, raw := range res.SecondaryMetrics {
 		domain, ok := strings.CutPrefix(name, raplPrefix)
 		if !ok {
 			continue
+		}
+		var m jmhMetric
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return fmt.Errorf("%w: %s: %s: %v", ErrFormat, res.Benchmark, name, err)
 		}
 		if m.ScoreUnit != "uJ/op" {
 			return fmt.Errorf("%w: %s: %s in %q, want uJ/op", ErrFormat, res.Benchmark, name, m.ScoreUnit)
 		}
 		var vs []float64
 		for _, fork := range m.RawData {
-			vs = append(vs, fork...)
+			for _, v := range fork {
+				vs = append(vs, float64(v))
+			}
 		}
 		if len(vs) == 0 {
 			continue

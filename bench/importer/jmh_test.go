@@ -78,3 +78,47 @@ func FuzzJMHProviders(f *testing.F) {
 		}
 	})
 }
+
+// TestJMHNaNSecondary: JMH writes NaN and infinities as strings ("NaN",
+// "+INF"), and profilers such as -prof gc often do in their secondary
+// metrics; a metric kexlab does not use must not reject the file.
+func TestJMHNaNSecondary(t *testing.T) {
+	r, err := Detect(read(t, "jmh_nan.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := walls(r, "SignatureBench.sign:avgt[alg=Ed25519]"); !equal(got, []int64{50500, 52000}) {
+		t.Errorf("samples %v", got)
+	}
+	if r.Energy.Measured {
+		t.Errorf("energy %+v from a GC metric", r.Energy)
+	}
+}
+
+// TestJMHNonFinitePrimary: a NaN or infinite score in what kexlab does use
+// (the primary metric, a RAPL metric) is refused, naming the value.
+func TestJMHNonFinitePrimary(t *testing.T) {
+	for name, c := range map[string]struct{ doc, want string }{
+		"raw NaN": {`[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1,"NaN"]]}}]`,
+			"a.b: primary metric score NaN"},
+		"raw +INF": {`[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[["+INF"]]}}]`,
+			"a.b: primary metric score +Inf"},
+		"rate -INF": {`[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ops/s","rawData":[["-INF"]]}}]`,
+			"a.b: primary metric score -Inf"},
+		"histogram value NaN": {`[{"benchmark":"a.b","mode":"sample","primaryMetric":{"scoreUnit":"ns/op","rawDataHistogram":[[[["NaN",2]]]]}}]`,
+			"a.b: primary metric score NaN"},
+		"histogram count NaN": {`[{"benchmark":"a.b","mode":"sample","primaryMetric":{"scoreUnit":"ns/op","rawDataHistogram":[[[[1,"NaN"]]]]}}]`,
+			"a.b: histogram count NaN"},
+		"histogram count +INF": {`[{"benchmark":"a.b","mode":"sample","primaryMetric":{"scoreUnit":"ns/op","rawDataHistogram":[[[[1,"+INF"]]]]}}]`,
+			"a.b: histogram count +Inf"},
+		"rapl NaN": {`[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1]]},"secondaryMetrics":{"·rapl.package-0":{"scoreUnit":"uJ/op","rawData":[["NaN"]]}}}]`,
+			"a.b: ·rapl.package-0 value NaN"},
+		"other string": {`[{"benchmark":"a.b","primaryMetric":{"scoreUnit":"ns/op","rawData":[["fast"]]}}]`,
+			`value "fast" is not a number`},
+	} {
+		_, err := Detect([]byte(c.doc))
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want ErrFormat with %q", name, err, c.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/bench/meter"
 	"github.com/kexlab/kexlab/bench/stats"
+	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/pake"
 	"github.com/kexlab/kexlab/report"
 )
@@ -62,8 +63,19 @@ random order fixed by -seed.
 	if *n < 2 || *minN < 2 || *warmup < 1 || *budget < 0 {
 		return fmt.Errorf("%w: need -n >= 2, -min-n >= 2, -warmup >= 1, -time >= 0", errUsage)
 	}
+	if *minN > *n {
+		return fmt.Errorf("%w: -min-n %d is larger than -n %d", errUsage, *minN, *n)
+	}
 	list, err := selectSchemes(*schemes)
 	if err != nil {
+		return err
+	}
+	// The flags and -out are checked before minutes of measuring.
+	if most := maxN(len(list)); *n > most {
+		return fmt.Errorf("%w: -n %d with %d schemes could make a results.json over the %s that kexlab report reads; use -n %d or less",
+			errUsage, *n, len(list), fileio.FormatSize(export.MaxJSON), most)
+	}
+	if err := checkOutDir(*out); err != nil {
 		return err
 	}
 	cfg := bench.Config{Schemes: list, N: *n, MinN: *minN, Warmup: *warmup, Budget: *budget,
@@ -98,7 +110,7 @@ random order fixed by -seed.
 	if err != nil {
 		return err
 	}
-	html := filepath.Join(*out, "report.html")
+	html := filepath.Join(*out, reportName)
 	if err := writeReport(html, []*bench.Results{res}); err != nil {
 		return err
 	}
@@ -106,19 +118,75 @@ random order fixed by -seed.
 	return nil
 }
 
+// selectSchemes looks up the comma-separated scheme names; a scheme named
+// twice is a usage error (its samples would merge into one scheme that
+// results.json cannot describe).
 func selectSchemes(list string) ([]pake.Scheme, error) {
 	if strings.TrimSpace(list) == "" {
 		return pake.All(), nil
 	}
 	var out []pake.Scheme
+	seen := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {
 		s, err := pake.Lookup(strings.TrimSpace(name))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
+		canon := s.Info().Name
+		if seen[canon] {
+			return nil, fmt.Errorf("%w: scheme %q listed twice in -schemes", errUsage, canon)
+		}
+		seen[canon] = true
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// reportName is the HTML report compare writes beside export's files.
+const reportName = "report.html"
+
+// exchangeJSONBytes bounds what one exchange of one scheme adds to
+// results.json: a sample of each op (full, online, register and their
+// floors) with its steps and energy domains. PACE-GM, the largest, takes
+// 2.9 KiB without energy (all 13 schemes: 23 KiB); 4 KiB leaves room for
+// the energy domains.
+const exchangeJSONBytes = 4 << 10
+
+// maxN is the largest -n whose results.json, for schemes schemes, stays
+// within export.MaxJSON, the most that `kexlab report` reads.
+func maxN(schemes int) int {
+	return int(export.MaxJSON / (int64(max(schemes, 1)) * exchangeJSONBytes))
+}
+
+// checkOutDir makes sure, before anything is measured, that compare can
+// write its files into dir: dir is a directory or can be made one, a file
+// can be created in it, and none of the files compare writes is there as
+// something other than a regular file.
+func checkOutDir(dir string) error {
+	if dir == "" {
+		return fmt.Errorf("%w: -out is empty", errUsage)
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%w: -out %s is a file, not a directory", errUsage, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("-out: cannot create the directory: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".kexlab-compare-*")
+	if err != nil {
+		return fmt.Errorf("-out %s is not writable: %w", dir, err)
+	}
+	f.Close()
+	if err := os.Remove(f.Name()); err != nil {
+		return err
+	}
+	for _, name := range append(export.Names(), reportName) {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("-out: %w", &fileio.NotRegularError{Path: p, Mode: fi.Mode()})
+		}
+	}
+	return nil
 }
 
 // progress returns a callback that rewrites one status line on w when w

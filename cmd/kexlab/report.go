@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/bench/importer"
+	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/report"
 	"github.com/kexlab/kexlab/report/providers"
 )
@@ -24,7 +26,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "out/report.html", "the HTML file to write")
 	labels := fs.String("labels", "", "comma-separated labels for the runs, in order (default: each run's own label)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json) or an\nAndroid Jetpack Microbenchmark JSON file; the format is detected.")
+		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json) or an\nAndroid Jetpack Microbenchmark JSON file; the format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -76,9 +78,10 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadAny reads a results.json or one of the imported formats.
+// loadAny reads a results.json or one of the imported formats: a regular
+// file of at most export.MaxJSON bytes.
 func loadAny(path string) (*bench.Results, error) {
-	b, err := os.ReadFile(path)
+	b, err := fileio.ReadFile(path, export.MaxJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +90,7 @@ func loadAny(path string) (*bench.Results, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if r == nil {
-		if r, err = export.ReadJSON(strings.NewReader(string(b))); err != nil {
+		if r, err = export.ReadJSON(bytes.NewReader(b)); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}

@@ -8,10 +8,15 @@ import (
 	"io"
 	"os"
 
+	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/wg/keysource"
 	"github.com/kexlab/kexlab/wg/keysource/p11"
 	"github.com/kexlab/kexlab/wg/keysource/tpm"
 )
+
+// maxWrappedFile bounds a wrapped key file of -p11-import: one line of
+// text, under 200 bytes for a 32-byte key.
+const maxWrappedFile = 4096
 
 // cmdWGKey provisions keys, one action per call:
 //
@@ -125,7 +130,7 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "wrote the wrapped key to %s\n", *export)
 	default:
-		b, err := os.ReadFile(*imp)
+		b, err := fileio.ReadFile(*imp, maxWrappedFile)
 		if err != nil {
 			return err
 		}

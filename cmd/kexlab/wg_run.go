@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/wg/daemon"
 )
 
@@ -15,20 +16,16 @@ import (
 // configuration file). It stops on SIGINT or SIGTERM.
 func cmdWGRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wg run", stderr)
-	cfgPath := fs.String("config", "", "configuration file (JSON; see 'go doc github.com/kexlab/kexlab/wg/daemon')")
+	cfgPath := fs.String("config", "", "configuration file (JSON, at most "+fileio.FormatSize(daemon.MaxConfigFile)+"; see 'go doc github.com/kexlab/kexlab/wg/daemon')")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *cfgPath == "" {
 		return fmt.Errorf("%w: -config is required", errUsage)
 	}
-	b, err := os.ReadFile(*cfgPath)
+	cfg, err := daemon.Load(*cfgPath)
 	if err != nil {
 		return err
-	}
-	cfg, err := daemon.Parse(b)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *cfgPath, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -4,7 +4,8 @@
 // source, runs one rotator (package wg/rotator) per configured peer and,
 // in fresh mode, one UDP socket inside the tunnel shared by them.
 //
-// Configuration (unknown fields are an error):
+// Configuration (a regular file of at most 1 MiB, MaxConfigFile; unknown
+// fields are an error):
 //
 //	{
 //	  "interface":   "wg0",                  // required
@@ -39,6 +40,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/wg"
 	"github.com/kexlab/kexlab/wg/keysource/p11"
 )
@@ -130,13 +132,29 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the duration string.
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
 
-// maxConfig bounds a configuration file.
-const maxConfig = 1 << 20
+// MaxConfigFile bounds a configuration file: 1 MiB, far above any real
+// configuration (a peer is about 100 bytes).
+const MaxConfigFile = 1 << 20
+
+// Load reads and parses the configuration file at path: a regular file of
+// at most MaxConfigFile bytes (fileio.ReadFile; its errors are returned as
+// they are). Errors of Parse wrap ErrConfig and name the file.
+func Load(path string) (*Config, error) {
+	b, err := fileio.ReadFile(path, MaxConfigFile)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
 
 // Parse parses and checks a configuration. Every error wraps ErrConfig.
 func Parse(b []byte) (*Config, error) {
-	if len(b) > maxConfig {
-		return nil, fmt.Errorf("%w: larger than %d bytes", ErrConfig, maxConfig)
+	if len(b) > MaxConfigFile {
+		return nil, fmt.Errorf("%w: larger than %s", ErrConfig, fileio.FormatSize(MaxConfigFile))
 	}
 	var c Config
 	d := json.NewDecoder(bytes.NewReader(b))

@@ -2,10 +2,14 @@ package daemon
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/wg"
 )
 
@@ -58,6 +62,42 @@ func TestParseErrors(t *testing.T) {
 		if _, err := Parse([]byte(cfg)); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v, want ErrConfig", name, err)
 		}
+	}
+}
+
+// TestLoad: the file is read through fileio (regular files, at most
+// MaxConfigFile bytes) and a parse error names it.
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "wg.json")
+	if err := os.WriteFile(good, []byte(`{"interface": "wg0", "mode": "timestamp", "state_dir": "/s", "key_file": "/k", "peers": ["`+keyA+`"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Load(good); err != nil || c.Interface != "wg0" {
+		t.Fatalf("Load: %v %+v", err, c)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"interface": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(bad); !errors.Is(err, ErrConfig) || !strings.HasPrefix(err.Error(), bad+": ") {
+		t.Errorf("bad config: %v", err)
+	}
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxConfigFile+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(big); !errors.Is(err, fileio.ErrTooLarge) || !strings.Contains(err.Error(), "1 MiB limit") {
+		t.Errorf("large config: %v", err)
+	}
+	if _, err := Load(dir); !errors.Is(err, fileio.ErrNotRegular) {
+		t.Errorf("directory: %v", err)
+	}
+	if _, err := Load(filepath.Join(dir, "missing.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing: %v", err)
 	}
 }
 

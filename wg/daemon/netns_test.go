@@ -98,14 +98,11 @@ func helperDevice(name string) int {
 }
 
 func helperDaemon(path string) int {
-	b, err := os.ReadFile(path)
+	c, err := Load(path)
 	if err == nil {
-		var c *Config
-		if c, err = Parse(b); err == nil {
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-			defer stop()
-			err = Run(ctx, c, os.Stdout)
-		}
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		defer stop()
+		err = Run(ctx, c, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "daemon:", err)

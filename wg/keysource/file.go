@@ -6,11 +6,14 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/kexlab/kexlab/internal/fileio"
 )
 
 // PermissionError reports a secret file whose mode lets group or others
@@ -30,33 +33,24 @@ func (e *PermissionError) Is(target error) bool { return target == ErrPermission
 // maxSecretFile bounds what ReadSecretFile reads.
 const maxSecretFile = 4096
 
-// ReadSecretFile reads a small secret file (a key or a PIN), refusing a
-// file that is not a regular file or whose permission bits grant anything
+// ReadSecretFile reads a small secret file (a key or a PIN) through
+// fileio.ReadFileCheck, refusing a file that is not a regular file or is
+// larger than 4 KiB (ErrKeyFile), or whose permission bits grant anything
 // to group or others (a *PermissionError). The check is made on the open
 // file, so the file cannot be swapped between check and read.
 func ReadSecretFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	b, err := fileio.ReadFileCheck(path, maxSecretFile, func(fi fs.FileInfo) error {
+		if fi.Mode().Perm()&0o077 != 0 {
+			return &PermissionError{Path: path, Mode: fi.Mode()}
+		}
+		return nil
+	})
+	var pe *PermissionError
+	switch {
+	case errors.As(err, &pe):
+		return nil, err
+	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", ErrKeyFile, path)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return nil, &PermissionError{Path: path, Mode: fi.Mode()}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	if len(b) > maxSecretFile {
-		clear(b)
-		return nil, fmt.Errorf("%w: %s is too large", ErrKeyFile, path)
 	}
 	return b, nil
 }

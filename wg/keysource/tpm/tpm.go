@@ -21,13 +21,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sync"
 
 	"github.com/google/go-tpm/tpm2"
 	"github.com/google/go-tpm/tpm2/transport"
 
+	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/wg/keysource"
 )
 
@@ -203,19 +202,19 @@ func Open(dev string, blob []byte) (*Source, error) {
 	return &Source{name: "tpm:" + dev, t: t, key: rsp.ObjectHandle, kn: rsp.Name}, nil
 }
 
-// OpenFile is Open with the blob read from a file.
+// maxBlobFile bounds a blob file (a TPM2B_PUBLIC and a TPM2B_PRIVATE are a
+// few hundred bytes).
+const maxBlobFile = 4096
+
+// OpenFile is Open with the blob read from a file (a regular file of at
+// most 4 KiB, fileio.ReadFile).
 func OpenFile(dev, blobPath string) (*Source, error) {
-	f, err := os.Open(blobPath)
+	b, err := fileio.ReadFile(blobPath, maxBlobFile)
+	if errors.Is(err, fileio.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %v", ErrBlobFormat, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", keysource.ErrKeyFile, err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 4097))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", keysource.ErrKeyFile, err)
-	}
-	if len(b) > 4096 {
-		return nil, fmt.Errorf("%w: %s too large", ErrBlobFormat, blobPath)
 	}
 	return Open(dev, b)
 }

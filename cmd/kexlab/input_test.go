@@ -1,0 +1,178 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kexlab/kexlab/bench/export"
+	"github.com/kexlab/kexlab/wg/daemon"
+)
+
+// wantOneLineError runs the CLI on input it must refuse and checks what
+// every refusal gives: exit status code, exactly one line on stderr that
+// contains want, no Go trace, nothing on stdout, and no time spent
+// measuring or reading.
+func wantOneLineError(t *testing.T, code int, want string, args ...string) {
+	t.Helper()
+	start := time.Now()
+	got, out, errOut := runCLI(args...)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("%q took %v: it should fail before any work", args, d)
+	}
+	if got != code {
+		t.Errorf("%q: exit %d, want %d\nstderr: %s", args, got, code, errOut)
+	}
+	if strings.Count(errOut, "\n") != 1 || !strings.HasSuffix(errOut, "\n") {
+		t.Errorf("%q: stderr is not one line:\n%s", args, errOut)
+	}
+	if !strings.Contains(errOut, want) {
+		t.Errorf("%q: stderr %q does not say %q", args, errOut, want)
+	}
+	for _, trace := range []string{"goroutine ", "panic", "runtime."} {
+		if strings.Contains(errOut, trace) {
+			t.Errorf("%q: a Go trace on stderr:\n%s", args, errOut)
+		}
+	}
+	if out != "" {
+		t.Errorf("%q: stdout %q", args, out)
+	}
+}
+
+// sparse makes a file of size bytes that takes no disk.
+func sparse(t *testing.T, path string, size int64) string {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, size); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestReportRefusesBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	html := filepath.Join(dir, "r.html")
+	t.Run("dev-zero", func(t *testing.T) {
+		wantOneLineError(t, 1, "kexlab report: /dev/zero is a character device, not a regular file",
+			"report", "-o", html, "/dev/zero")
+	})
+	t.Run("directory", func(t *testing.T) {
+		wantOneLineError(t, 1, dir+" is a directory, not a regular file", "report", "-o", html, dir)
+	})
+	t.Run("over-limit", func(t *testing.T) {
+		big := sparse(t, filepath.Join(dir, "big.json"), export.MaxJSON+1)
+		wantOneLineError(t, 1, big+" is 256.0 MiB (268435457 bytes), over the 256 MiB limit", "report", "-o", html, big)
+	})
+	t.Run("missing", func(t *testing.T) {
+		wantOneLineError(t, 1, "no such file", "report", "-o", html, filepath.Join(dir, "missing.json"))
+	})
+	if _, err := os.Stat(html); err == nil {
+		t.Error("a refused report wrote its HTML")
+	}
+}
+
+// TestReportJMHWithNaN: a JMH file whose unused secondary metric is "NaN"
+// (as JMH writes it) renders.
+func TestReportJMHWithNaN(t *testing.T) {
+	html := filepath.Join(t.TempDir(), "r.html")
+	jmh := filepath.Join("..", "..", "bench", "importer", "testdata", "jmh_nan.json")
+	if code, out, errOut := runCLI("report", "-o", html, jmh); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), "SignatureBench.sign") {
+		t.Errorf("report: %v", err)
+	}
+}
+
+func TestWGRunRefusesBadConfigFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Run("dev-zero", func(t *testing.T) {
+		wantOneLineError(t, 1, "kexlab wg: /dev/zero is a character device, not a regular file",
+			"wg", "run", "-config", "/dev/zero")
+	})
+	t.Run("directory", func(t *testing.T) {
+		wantOneLineError(t, 1, dir+" is a directory, not a regular file", "wg", "run", "-config", dir)
+	})
+	t.Run("over-limit", func(t *testing.T) {
+		big := sparse(t, filepath.Join(dir, "big.json"), daemon.MaxConfigFile+1)
+		wantOneLineError(t, 1, "over the 1 MiB limit", "wg", "run", "-config", big)
+	})
+}
+
+func TestCompareRefusesBeforeMeasuring(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	quick := []string{"compare", "-q", "-schemes", "cpace", "-n", "4", "-min-n", "3", "-warmup", "1", "-time", "0"}
+	with := func(extra ...string) []string { return append(append([]string{}, quick...), extra...) }
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("duplicate-scheme", func(t *testing.T) {
+		wantOneLineError(t, 2, `scheme "cpace" listed twice`, "compare", "-q", "-schemes", "cpace,cpace", "-out", out)
+		if _, err := os.Stat(out); err == nil {
+			t.Error("-out created for a refused command line")
+		}
+	})
+	t.Run("min-n-over-n", func(t *testing.T) {
+		wantOneLineError(t, 2, "-min-n 10 is larger than -n 5", "compare", "-n", "5", "-min-n", "10", "-out", out)
+	})
+	for name, args := range map[string][]string{
+		"negative-n":      {"-n", "-5"},
+		"negative-min-n":  {"-min-n", "-1"},
+		"zero-warmup":     {"-warmup", "0"},
+		"negative-budget": {"-time", "-1s"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			wantOneLineError(t, 2, "need -n >= 2", with(append(args, "-out", out)...)...)
+		})
+	}
+	t.Run("n-too-large", func(t *testing.T) {
+		most := maxN(1)
+		wantOneLineError(t, 2, "use -n "+strconv.Itoa(most)+" or less",
+			"compare", "-q", "-schemes", "cpace", "-n", strconv.Itoa(most+1), "-out", out)
+	})
+	t.Run("out-is-a-file", func(t *testing.T) {
+		wantOneLineError(t, 2, "-out "+file+" is a file, not a directory", with("-out", file)...)
+		if b, err := os.ReadFile(file); err != nil || string(b) != "not a directory" {
+			t.Errorf("the file given as -out changed: %v %q", err, b)
+		}
+	})
+	t.Run("out-under-a-file", func(t *testing.T) {
+		wantOneLineError(t, 1, "-out: cannot create the directory", with("-out", filepath.Join(file, "sub"))...)
+	})
+	t.Run("out-empty", func(t *testing.T) {
+		wantOneLineError(t, 2, "-out is empty", with("-out", "")...)
+	})
+	t.Run("output-is-a-directory", func(t *testing.T) {
+		d := filepath.Join(dir, "taken")
+		if err := os.MkdirAll(filepath.Join(d, "results.json"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		wantOneLineError(t, 1, filepath.Join(d, "results.json")+" is a directory, not a regular file", with("-out", d)...)
+	})
+	t.Run("out-not-writable", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root writes into a read-only directory")
+		}
+		d := filepath.Join(dir, "ro")
+		if err := os.Mkdir(d, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		wantOneLineError(t, 1, "-out "+d+" is not writable", with("-out", d)...)
+	})
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".kexlab-compare-") {
+			t.Errorf("probe file %s left behind", e.Name())
+		}
+	}
+}

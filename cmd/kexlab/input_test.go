@@ -176,3 +176,21 @@ func TestCompareRefusesBeforeMeasuring(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagErrorsOneLine: a flag the flag package cannot read gets one line
+// (its error), not the error followed by the whole usage text.
+func TestFlagErrorsOneLine(t *testing.T) {
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{`invalid value "99999999999999999999" for flag -overhead`, []string{"wifi", "handshake", "-overhead", "99999999999999999999"}},
+		{`invalid value "9999999h" for flag -perframe`, []string{"wifi", "handshake", "-perframe", "9999999h"}},
+		{`invalid value "x" for flag -n`, []string{"compare", "-n", "x"}},
+		{"flag provided but not defined: -zz", []string{"report", "-zz", "f"}},
+		{"flag provided but not defined: -bogus", []string{"wg", "run", "-bogus"}},
+		{`invalid boolean value "maybe" for -json`, []string{"schemes", "-json=maybe"}},
+	} {
+		wantOneLineError(t, 2, c.want, c.args...)
+	}
+}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,11 +27,8 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json) or an\nAndroid Jetpack Microbenchmark JSON file; the format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseQuiet(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("%w: no input files", errUsage)

@@ -14,9 +14,15 @@ build: deps
 	$(GO) build -o bin/kexlab ./cmd/kexlab
 
 # make test: everything CI checks. Installs what it needs itself: the Go
-# modules, Debian's Chromium for the test that renders report.html, and
-# SoftHSM2 and swtpm, the real key sources the wg/keysource tests start.
-test: deps browser hsm fmt-check vet unit fuzz jvm-test
+# modules, Debian's Chromium for the test that renders report.html,
+# SoftHSM2 and swtpm, the real key sources the wg/keysource tests start,
+# and the SRP peers (pysrp from PyPI, RustCrypto srp from crates.io) that
+# pake/srp's interoperability tests run against.
+test: deps browser hsm srp-peers fmt-check vet unit fuzz jvm-test
+
+.PHONY: srp-peers
+srp-peers:
+	scripts/srp-peers.sh
 
 hsm:
 	scripts/wg-test-deps.sh
@@ -38,7 +44,9 @@ vet:
 REQUIRE_NETNS := $(shell [ "$$(id -u)" = 0 ] && echo 1)
 
 unit:
-	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) $(GO) test -count=1 -timeout 20m ./...
+	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) \
+	KEXLAB_REQUIRE_SRP_PEERS=1 KEXLAB_SRP_PEERS=$(CURDIR)/peers/srp-interop/bin \
+	$(GO) test -count=1 -timeout 20m ./...
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh

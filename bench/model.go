@@ -151,7 +151,8 @@ type MessageInfo struct {
 	From      string `json:"from"` // "client" or "server"
 	Size      int    `json:"size"`
 	StudySize int    `json:"study_size"`
-	Actual    int    `json:"actual"` // length seen on the wire
+	Variable  bool   `json:"variable,omitempty"` // Size is the longest (pake.Message)
+	Actual    int    `json:"actual"`             // length seen on the wire
 }
 
 // Sample is one measurement.

@@ -297,7 +297,7 @@ func schemeInfo(in pake.Info) SchemeInfo {
 		Augmented: in.Augmented, KeyConfirmation: in.KeyConfirmation}
 	for _, m := range in.Messages {
 		si.Messages = append(si.Messages, MessageInfo{Name: m.Name, From: m.From.String(),
-			Size: m.Size, StudySize: m.StudySize})
+			Size: m.Size, StudySize: m.StudySize, Variable: m.Variable})
 		si.Size += m.Size
 		si.StudySize += m.StudySize
 	}
@@ -313,7 +313,7 @@ func checkWire(si *SchemeInfo, t pake.Transcript) string {
 	var bad []string
 	for i, msg := range t.Messages {
 		si.Messages[i].Actual = len(msg)
-		if len(msg) != si.Messages[i].Size {
+		if m := si.Messages[i]; !(pake.Message{Size: m.Size, Variable: m.Variable}).Fits(len(msg)) {
 			bad = append(bad, fmt.Sprintf("%s: %d bytes, Info declares %d", si.Messages[i].Name, len(msg), si.Messages[i].Size))
 		}
 	}

@@ -86,11 +86,24 @@ type Message struct {
 	Name string // the spec's name for it, e.g. "pA" or "shareV||confirmV"
 	From Role
 	// Size is the message's length in bytes under the standard encoding (the
-	// one the specification and its vectors use).
+	// one the specification and its vectors use); its longest length when
+	// Variable.
 	Size int
+	// Variable is set when the message may be shorter than Size: SRP's A and
+	// B travel as integers without leading zero bytes (about 1 exchange in
+	// 256 is one byte shorter).
+	Variable bool
 	// StudySize is its length under the accounting of the seed study:
 	// compressed EC points, AES IV counted, no framing.
 	StudySize int
+}
+
+// Fits reports whether a message of n bytes has the length m declares.
+func (m Message) Fits(n int) bool {
+	if m.Variable {
+		return n > 0 && n <= m.Size
+	}
+	return n == m.Size
 }
 
 // Info describes a scheme's suite and messages.

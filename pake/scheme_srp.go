@@ -8,16 +8,17 @@ import (
 
 func init() { register(srpScheme{}) }
 
-// srpScheme adapts package srp (SRP-6a, RFC 5054, 3072-bit group, SHA-256)
-// to Scheme. The typed API offers every RFC 5054 group with SHA-1 or
+// srpScheme adapts package srp (SRP-6a, RFC 5054, 3072-bit group, SHA-256,
+// srp.ProfileRFC5054, the profile other SRP libraries speak) to Scheme. The typed API offers every RFC 5054 group with SHA-1 or
 // SHA-256; only this default is registered.
 //
 // The identity I is ClientID. SRP-6a's first message is "I, A"; I is what
 // the server looks its record up by, so it belongs to the request that
 // selects the record, not to the key exchange: here both parties take it
-// from Credentials, and message 1 is PAD(A) alone. That keeps every message
-// length fixed, as Info must state it. Messages: the client sends PAD(A),
-// the server len(s)||s||PAD(B), the client M1, the server M2. Register
+// from Credentials, and message 1 is A alone. Messages (srp.ProfileRFC5054):
+// the client sends A, the server len(s)||s||B, both integers without
+// leading zero bytes (so Info marks them Variable, at most N's length),
+// the client M1, the server M2. Register
 // draws a 16-byte salt; the record is len(s)||s||PAD(v) (srp.Record), and
 // the server works from it without the password. ServerID and Context are
 // not part of SRP-6a and are ignored.
@@ -34,8 +35,8 @@ func (srpScheme) Info() Info {
 		KeyConfirmation: true,
 		Uses:            []string{"ClientID"},
 		Messages: []Message{
-			{Name: "A", From: Client, Size: n, StudySize: n},
-			{Name: "s,B", From: Server, Size: 1 + srp.SaltSize + n, StudySize: srp.SaltSize + n},
+			{Name: "A", From: Client, Size: n, StudySize: n, Variable: true},
+			{Name: "s,B", From: Server, Size: 1 + srp.SaltSize + n, StudySize: srp.SaltSize + n, Variable: true},
 			{Name: "M1", From: Client, Size: h, StudySize: h},
 			{Name: "M2", From: Server, Size: h, StudySize: h},
 		},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kexlab/kexlab/bench/meter"
+	"github.com/kexlab/kexlab/bench/stats"
 )
 
 // benchSuites are the parameter sets the benchmarks cover: every RFC 5054
@@ -189,4 +190,61 @@ func reportRatio(b *testing.B, full, floor []time.Duration) {
 	b.ReportMetric(f, "full-cpu-ns")
 	b.ReportMetric(u, "unavoidable-cpu-ns")
 	b.ReportMetric(f/u, "ratio")
+}
+
+// BenchmarkKeyHash measures the timing channel of ProfileRFC5054's
+// K = H(S without its leading zero bytes): batches of 64 session-key
+// computations for a random S with a non-zero top byte (z=0) and for one
+// with a zero top byte (z=1), interleaved, on thread CPU time. It reports
+// the median time of one K for each, their ratio, the Mann–Whitney p-value
+// of the two samples and Cliff's delta (0: indistinguishable). ProfilePadded
+// hashes the same PAD(S) in both cases and serves as the control.
+func BenchmarkKeyHash(b *testing.B) {
+	const batch = 64
+	for _, pr := range []Profile{ProfileRFC5054, ProfilePadded} {
+		for _, s := range []struct {
+			bits int
+			h    crypto.Hash
+		}{{2048, crypto.SHA1}, {2048, crypto.SHA256}, {3072, crypto.SHA1}, {3072, crypto.SHA256}} {
+			p, err := NewProfileParams(s.bits, s.h, pr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%v/%d-%v", pr, s.bits, s.h), func(b *testing.B) {
+				defer meter.LockThread()()
+				S := [2][]byte{make([]byte, p.ElementSize()), make([]byte, p.ElementSize())}
+				rand.Read(S[0])
+				rand.Read(S[1])
+				S[0][0] |= 1
+				S[1][0] = 0
+				S[1][1] |= 1
+				var times [2][]float64
+				for i := 0; b.Loop(); i++ {
+					for j := range 2 {
+						z := (i + j) % 2
+						t := meter.ThreadCPUOrWall()
+						for range batch {
+							p.sessionKey(S[z])
+						}
+						times[z] = append(times[z], float64(meter.ThreadCPUOrWall()-t)/batch)
+					}
+				}
+				if len(times[0]) < 5 {
+					return
+				}
+				m0, _ := stats.Quantile(times[0], 0.5)
+				m1, _ := stats.Quantile(times[1], 0.5)
+				mw, err := stats.MannWhitney(times[0], times[1], nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				d, _ := stats.CliffsDelta(times[1], times[0])
+				b.ReportMetric(m0, "z0-ns")
+				b.ReportMetric(m1, "z1-ns")
+				b.ReportMetric(m1/m0, "z1/z0")
+				b.ReportMetric(mw.P, "p")
+				b.ReportMetric(d, "cliff")
+			})
+		}
+	}
 }

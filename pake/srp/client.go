@@ -13,7 +13,7 @@ import (
 
 // Client is the client side of an SRP-6a exchange, a state machine driven
 // by Next with the contract of pake.Party: Next(nil) returns message 1
-// (PAD(A)), Next(message 2) returns message 3 (M1), Next(message 4)
+// (enc(A)), Next(message 2) returns message 3 (M1), Next(message 4)
 // checks M2 and returns nil, after which the client is done.
 type Client struct {
 	party
@@ -62,7 +62,7 @@ func (c *Client) Next(in []byte) ([]byte, error) {
 			return nil, c.fail(fmt.Errorf("%w: srp: the client speaks first and takes no message", pakeerr.ErrInvalidMessage))
 		}
 		c.state = stateSent
-		return bytes.Clone(c.pubA), nil
+		return bytes.Clone(c.p.public(c.pubA)), nil
 	case stateSent:
 		m1, err := c.answer(in)
 		if err != nil {
@@ -90,7 +90,7 @@ func (c *Client) answer(in []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	B, err := c.p.group.ParseElement(bBytes)
+	B, bBytes, err := c.p.parseElement(bBytes)
 	if err != nil {
 		return nil, fmt.Errorf("srp: B: %w", err)
 	}
@@ -108,9 +108,9 @@ func (c *Client) answer(in []byte) ([]byte, error) {
 	return M1, nil
 }
 
-// parseMessage2 splits len(s) | s | PAD(B), checking every length.
+// parseMessage2 splits len(s) | s | B, where B has 1 to ElementSize bytes.
 func parseMessage2(p *Params, in []byte) (salt, B []byte, err error) {
-	if len(in) < 2 || in[0] == 0 || len(in) != 1+int(in[0])+p.ElementSize() {
+	if len(in) < 3 || in[0] == 0 || len(in) < 2+int(in[0]) || len(in) > 1+int(in[0])+p.ElementSize() {
 		return nil, nil, fmt.Errorf("%w: srp: message 2 of %d bytes does not parse", pakeerr.ErrInvalidMessage, len(in))
 	}
 	return in[1 : 1+in[0]], in[1+in[0]:], nil

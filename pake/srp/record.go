@@ -15,11 +15,13 @@ import (
 // against it, at the cost of one x and one exponentiation per guess.
 type Record struct {
 	Salt     []byte // 1 to 255 bytes
-	Verifier []byte // PAD(v), ElementSize bytes
+	Verifier []byte // v, big-endian in 1 to ElementSize bytes (Register makes PAD(v))
 }
 
-// Register draws a SaltSize-byte salt from random (crypto/rand if nil) and returns the record for
-// identity I and a non-empty password.
+// Register draws a SaltSize-byte salt whose first byte is not zero from
+// random (crypto/rand if nil) and returns the record for identity I and a
+// non-empty password. (A leading zero byte of the salt would be dropped by
+// the libraries that keep the salt as an integer; see the package doc.)
 func Register(random io.Reader, p *Params, identity, password []byte) (*Record, error) {
 	if p == nil {
 		return nil, errNoParams
@@ -28,8 +30,10 @@ func Register(random io.Reader, p *Params, identity, password []byte) (*Record, 
 		random = rand.Reader
 	}
 	salt := make([]byte, SaltSize)
-	if _, err := io.ReadFull(random, salt); err != nil {
-		return nil, fmt.Errorf("%w: srp: %v", pakeerr.ErrRandom, err)
+	for salt[0] == 0 { // public: may branch
+		if _, err := io.ReadFull(random, salt); err != nil {
+			return nil, fmt.Errorf("%w: srp: %v", pakeerr.ErrRandom, err)
+		}
 	}
 	v, err := p.Verifier(identity, password, salt)
 	if err != nil {
@@ -50,18 +54,19 @@ func (r *Record) MarshalBinary() ([]byte, error) {
 }
 
 // ParseRecord decodes MarshalBinary's encoding for the parameter set p. It
-// rejects an empty salt, a verifier that is not ElementSize bytes, and a
-// verifier that is 0 or not below N, with an error wrapping
-// pakeerr.ErrInvalidParameter.
+// rejects an empty salt, a verifier that is empty or longer than
+// ElementSize bytes, and a verifier that is 0 or not below N, with an
+// error wrapping pakeerr.ErrInvalidParameter. A verifier shorter than N
+// (as other SRP libraries store it) is accepted as it is.
 func ParseRecord(p *Params, b []byte) (*Record, error) {
 	if p == nil {
 		return nil, errNoParams
 	}
-	if len(b) < 2 || int(b[0]) == 0 || len(b) != 1+int(b[0])+p.ElementSize() {
+	if len(b) < 3 || int(b[0]) == 0 || len(b) < 2+int(b[0]) || len(b) > 1+int(b[0])+p.ElementSize() {
 		return nil, fmt.Errorf("%w: srp: record of %d bytes does not parse", pakeerr.ErrInvalidParameter, len(b))
 	}
 	r := &Record{Salt: bytes.Clone(b[1 : 1+b[0]]), Verifier: bytes.Clone(b[1+b[0]:])}
-	if _, err := p.group.ParseElement(r.Verifier); err != nil {
+	if _, _, err := p.parseElement(r.Verifier); err != nil {
 		return nil, fmt.Errorf("%w: srp: record verifier: %v", pakeerr.ErrInvalidParameter, err)
 	}
 	return r, nil

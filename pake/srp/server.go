@@ -38,7 +38,7 @@ func NewServer(random io.Reader, p *Params, identity []byte, r *Record) (*Server
 	if err := checkSalt(r.Salt); err != nil {
 		return nil, err
 	}
-	v, err := p.group.ParseElement(r.Verifier)
+	v, _, err := p.parseElement(r.Verifier)
 	if err != nil {
 		return nil, fmt.Errorf("%w: srp: record verifier: %v", pakeerr.ErrInvalidParameter, err)
 	}
@@ -87,13 +87,13 @@ func (s *Server) Next(in []byte) ([]byte, error) {
 	}
 }
 
-// answer processes message 1, PAD(A), derives K, M1 and M2, and returns
+// answer processes message 1, A in 1 to ElementSize bytes, derives K, M1 and M2, and returns
 // message 2.
 func (s *Server) answer(in []byte) ([]byte, error) {
 	if in == nil {
 		return nil, fmt.Errorf("%w: srp: the server needs the client's message 1", pakeerr.ErrInvalidMessage)
 	}
-	A, err := s.p.group.ParseElement(in)
+	A, in, err := s.p.parseElement(in)
 	if err != nil {
 		return nil, fmt.Errorf("srp: A: %w", err)
 	}
@@ -105,10 +105,11 @@ func (s *Server) answer(in []byte) ([]byte, error) {
 	s.key, s.m1, s.m2 = s.p.confirmation(s.identity, s.salt, in, s.pubB, S)
 	clear(S)
 	s.forget()
-	out := make([]byte, 0, 1+len(s.salt)+len(s.pubB))
+	B := s.p.public(s.pubB)
+	out := make([]byte, 0, 1+len(s.salt)+len(B))
 	out = append(out, byte(len(s.salt)))
 	out = append(out, s.salt...)
-	return append(out, s.pubB...), nil
+	return append(out, B...), nil
 }
 
 // forget drops b and the verifier once they are no longer needed.

@@ -2,49 +2,112 @@
 // exchange of Wu's Secure Remote Password protocol, with the arithmetic of
 // RFC 5054 (§2.4-§2.6), the key confirmation of RFC 2945 §3, the groups of
 // RFC 5054 Appendix A (1024 to 8192 bits) and the hash SHA-1 or SHA-256.
-// DefaultParams is the 3072-bit group with SHA-256.
+// DefaultParams is the 3072-bit group with SHA-256 in ProfileRFC5054.
 //
 // # Protocol
 //
 // H is the suite's hash, | concatenation, PAD(x) the big-endian encoding of
-// x left-padded to the length of N (RFC 5054 §2.1). I is the client's
-// identity, P its password, both byte strings (the SASLprep of RFC 5054
-// §2.3 is the caller's business).
+// x left-padded to the length of N (RFC 5054 §2.1), and enc(x) the encoding
+// of x where it is hashed into M1, M2 and K, which the profile fixes (see
+// below). I is the client's identity, P its password, both byte strings
+// (the SASLprep of RFC 5054 §2.3 is the caller's business).
 //
 // Registration (Register, RFC 5054 §2.4); the server stores (I, s, v):
 //
-//	s = 16 random bytes
+//	s = 16 random bytes, the first one not zero
 //	x = H(s | H(I | ":" | P))
 //	v = g^x % N
 //
-// Message 1, client → server: PAD(A), as many bytes as N (ElementSize).
+// Message 1, client → server: enc(A), at most as many bytes as N
+// (ElementSize).
 //
 //	a = 32 random bytes;  A = g^a % N
 //
-// Message 2, server → client: len(s) | s | PAD(B), one length byte, then
-// the salt and ElementSize bytes.
+// Message 2, server → client: len(s) | s | enc(B), one length byte, then
+// the salt and at most ElementSize bytes.
 //
-//	abort unless PAD(A) has the length of N and A % N != 0 (§2.5.4)
+//	abort if A % N = 0 (§2.5.4)
 //	b = 32 random bytes;  k = H(N | PAD(g));  B = (k*v + g^b) % N
 //	u = H(PAD(A) | PAD(B)), abort if u = 0
-//	S = (A * v^u)^b % N;  K = H(PAD(S))
+//	S = (A * v^u)^b % N;  K = H(enc(S))
 //
 // Message 3, client → server: M1, one hash.
 //
-//	abort unless PAD(B) has the length of N and B % N != 0 (§2.5.3)
+//	abort if B % N = 0 (§2.5.3)
 //	u = H(PAD(A) | PAD(B)), abort if u = 0
 //	x = H(s | H(I | ":" | P))
-//	S = (B - k*g^x)^(a + u*x) % N;  K = H(PAD(S))
-//	M1 = H(H(N) xor H(g) | H(I) | s | PAD(A) | PAD(B) | K)
+//	S = (B - k*g^x)^(a + u*x) % N;  K = H(enc(S))
+//	M1 = H(H(N) xor H(enc(g)) | H(I) | s | enc(A) | enc(B) | K)
 //
 // Message 4, server → client: M2, one hash.
 //
 //	abort unless M1 is the server's (ErrAuthFailed)
-//	M2 = H(PAD(A) | M1 | K); the server is done
+//	M2 = H(enc(A) | M1 | K); the server is done
 //
 // The client aborts unless M2 is the one it expects (ErrAuthFailed), and is
 // done. The session key is K. The exponents a and b are 256 bits, the
 // least RFC 5054 advises, for 128-bit security.
+//
+// # Profiles
+//
+// RFC 5054 fixes x, v, k, u and S, pads g, A and B where it hashes them
+// (k, u), and leaves M1, M2 and K to RFC 2945 and to each implementation.
+// Implementations therefore differ only in enc, and a Profile names the
+// choice:
+//
+//   - ProfileRFC5054, the default: enc(g) = PAD(g), and enc(A), enc(B),
+//     enc(S) are the minimal big-endian encodings (no leading zero byte).
+//     This is what deployed SRP libraries compute: pysrp with
+//     rfc5054_enable() (both its pure-Python and its OpenSSL backend), the
+//     RustCrypto srp crate 0.7 with its defaults (Client::new,
+//     Server::new), and Apple's HomeKit (SRP-6a 3072 SHA-512). The
+//     interoperability tests in this package's interop_test.go run against
+//     the first two.
+//   - ProfilePadded, kexlab's earlier profile: enc(g) is g's one-byte
+//     encoding, enc(A) = PAD(A), enc(B) = PAD(B), enc(S) = PAD(S). It
+//     agrees with ProfileRFC5054's peers only when A, B and S all have a
+//     non-zero top byte and never on M1 (about 3 exchanges in 256 fail
+//     even with the g difference removed).
+//
+// A and B travel in the profile's encoding too, so that what kexlab sends
+// is what its peers hash: the RustCrypto crate hashes the bytes of A and B
+// it is given as they are. In ProfileRFC5054 messages 1 and 2 are
+// therefore one byte shorter in about 1 exchange in 256.
+//
+// The salt is hashed as the byte string sent, in both profiles. Libraries
+// that keep it as an integer (pysrp's OpenSSL backend, srptools) drop a
+// leading zero byte of s; Register never draws such a salt, so records it
+// makes work with every peer.
+//
+// # Hashing a secret of variable length
+//
+// ProfileRFC5054 hashes S without its leading zero bytes, so the length of
+// the string hashed into K depends on the secret S: the channel of the
+// Raccoon attack on TLS-DH, which measured the extra compression-function
+// call when the length crossed a block boundary. Here it cannot cross one
+// in practice: every RFC 5054 group's N is a multiple of 64 bytes, and
+// SHA-1 and SHA-256 (64-byte blocks, at least 9 bytes of padding) need
+// ElementSize/64 + 1 compression calls for any S with at most 8 leading
+// zero bytes; S has 9 or more with probability about 2^-72. The number of
+// leading zero bytes is counted without a branch or an index that depends
+// on S (leadingZeros), so what remains is the hash's handling of a final
+// partial block, whose length is ElementSize - z for z leading zero bytes
+// (z = 0 in 255 of 256 exchanges). BenchmarkKeyHash times K for S with
+// z = 0 and z = 1, interleaved, on thread CPU time. On the project's
+// 2-core AMD EPYC machine type (go test -bench KeyHash -benchtime 4000x,
+// n = 4000 batches of 64 per side) one K took 7 to 16 ns longer with z = 1
+// (1.2 to 3.8 %; 2048 and 3072 bits, SHA-1 and SHA-256; Mann–Whitney
+// p < 1e-6, Cliff's delta 0.38 to 0.60): measurable by code that times the
+// hash itself, such as a co-located attacker. The server's whole step that
+// computes S and K (message 1 to message 2) took a median of 0.75 ms with
+// an interquartile range of 58 µs at 2048 bits, and 4.3 ms with 579 µs at
+// 3072 bits (n = 201, thread CPU time): the difference is about 4,000
+// times smaller than the step's own spread, so a remote attacker needs on
+// the order of 10^7 exchanges to see one bit of it, and Raccoon needs that
+// bit from many sessions. The profile accepts this residue as the price of
+// interoperability, as its peers do (they also trim S in variable time).
+// ProfilePadded hashes PAD(S) and has no such channel, at the price of
+// interoperability.
 //
 // # Message flow
 //
@@ -54,25 +117,14 @@
 // SRP-6a allows because u = H(A, B) commits to both values either way. I
 // does not travel in message 1: the server needs (s, v) before it can
 // answer, so the application's request that selects the record carries I,
-// and both NewClient and NewServer take it. Every message then has a fixed
-// length for a given group, hash and salt length. The salt is framed as in
-// RFC 5054 §2.8.2 (opaque srp_s<1..2^8-1>); A and B are PAD-encoded, so a
-// longer or shorter A or B, including the encodings of N or 2N, is
-// rejected with ErrInvalidMessage, as is A or B equal to 0 (mod N).
-//
-// # Encoding inside the hashes
-//
-// RFC 5054 pads A, B and g where it hashes them (k, u) and defines no
-// M1, M2 or K. The shared vectors (srptools) hash H(g) over g's one-byte
-// encoding and every other integer in its minimal big-endian form;
-// PAD(A), PAD(B) and PAD(S) equal those minimal forms whenever the value's
-// top byte is non-zero, which holds for every vector. This package always
-// uses the fixed-length PAD form, so that the time spent hashing the secret
-// S does not depend on its leading zero bytes (the Raccoon attack on TLS
-// DH). It therefore disagrees with srptools in the runs (about 2^-8 each)
-// where S, A or B is below 2^(8*(ElementSize-1)), and where srptools, which
-// turns every hash into an integer, drops a leading zero byte of H(I),
-// H(N) xor H(g) or s.
+// and both NewClient and NewServer take it. The salt is framed as in
+// RFC 5054 §2.8.2 (opaque srp_s<1..2^8-1>); B is the rest of message 2. A
+// and B are sent in the profile's encoding (above); what a party receives
+// may be any encoding of 1 to ElementSize bytes, leading zero bytes or
+// not, and is read as an integer: 0, a value not below N, or a longer
+// encoding is rejected with ErrInvalidMessage. Verifiers are read the same
+// way (ParseRecord, NewServer): other libraries store them without leading
+// zero bytes.
 //
 // # Constant time
 //
@@ -99,25 +151,55 @@ import (
 // SaltSize is the length of the salts Register draws.
 const SaltSize = 16
 
-// Params is an SRP-6a parameter set: an RFC 5054 group and a hash. It is
-// immutable and safe for concurrent use.
+// Profile is how the integers hashed into M1, M2 and K are encoded (see
+// the package documentation).
+type Profile int
+
+const (
+	// ProfileRFC5054 hashes H(PAD(g)) and the minimal encodings of A, B and
+	// S, as pysrp (RFC 5054 mode), the RustCrypto srp crate and HomeKit do.
+	ProfileRFC5054 Profile = iota
+	// ProfilePadded hashes H(g) over g's one-byte encoding and PAD(A),
+	// PAD(B) and PAD(S): kexlab's profile before ProfileRFC5054.
+	ProfilePadded
+)
+
+// String returns "rfc5054" or "padded".
+func (pr Profile) String() string {
+	switch pr {
+	case ProfileRFC5054:
+		return "rfc5054"
+	case ProfilePadded:
+		return "padded"
+	}
+	return fmt.Sprintf("Profile(%d)", int(pr))
+}
+
+// Params is an SRP-6a parameter set: an RFC 5054 group, a hash and a
+// profile. It is immutable and safe for concurrent use.
 type Params struct {
 	group   *modp.Group
 	hash    crypto.Hash
+	profile Profile
 	newHash func() hash.Hash
 	k       *modp.Element // k = H(N | PAD(g)) (RFC 5054 §2.5.3)
-	hNg     []byte        // H(N) xor H(g) (RFC 2945 §3)
+	hNg     []byte        // H(N) xor H(enc(g)) (RFC 2945 §3)
 }
 
 // NewParams returns the parameter set of the RFC 5054 Appendix A group of
 // the given size (1024, 1536, 2048, 3072, 4096, 6144 or 8192 bits) with
-// crypto.SHA1 or crypto.SHA256.
+// crypto.SHA1 or crypto.SHA256, in ProfileRFC5054.
 func NewParams(bits int, h crypto.Hash) (*Params, error) {
+	return NewProfileParams(bits, h, ProfileRFC5054)
+}
+
+// NewProfileParams is NewParams with the given profile.
+func NewProfileParams(bits int, h crypto.Hash, profile Profile) (*Params, error) {
 	g, err := modp.RFC5054Group(bits)
 	if err != nil {
 		return nil, err
 	}
-	p := &Params{group: g, hash: h}
+	p := &Params{group: g, hash: h, profile: profile}
 	switch h {
 	case crypto.SHA1:
 		p.newHash = sha1.New
@@ -126,8 +208,17 @@ func NewParams(bits int, h crypto.Hash) (*Params, error) {
 	default:
 		return nil, fmt.Errorf("%w: srp: hash %v", pakeerr.ErrInvalidParameter, h)
 	}
-	p.k = g.Reduce(p.h(g.P(), g.Generator().Bytes()))
-	hN, hg := p.h(g.P()), p.h(g.G())
+	padG := g.Generator().Bytes()
+	p.k = g.Reduce(p.h(g.P(), padG))
+	var hN, hg []byte
+	switch profile {
+	case ProfileRFC5054:
+		hN, hg = p.h(g.P()), p.h(padG)
+	case ProfilePadded:
+		hN, hg = p.h(g.P()), p.h(g.G())
+	default:
+		return nil, fmt.Errorf("%w: srp: %v", pakeerr.ErrInvalidParameter, profile)
+	}
 	subtle.XORBytes(hN, hN, hg)
 	p.hNg = hN
 	return p, nil
@@ -141,13 +232,21 @@ var defaultParams = sync.OnceValue(func() *Params {
 	return p
 })
 
-// DefaultParams returns the 3072-bit group with SHA-256.
+// DefaultParams returns the 3072-bit group with SHA-256 in ProfileRFC5054.
 func DefaultParams() *Params { return defaultParams() }
 
-// Name returns the suite's name, e.g. "SRP-6a 3072 SHA-256".
+// Name returns the suite's name, e.g. "SRP-6a 3072 SHA-256", with
+// " padded" appended in ProfilePadded.
 func (p *Params) Name() string {
-	return fmt.Sprintf("SRP-6a %d %s", p.group.BitLen(), p.hash)
+	name := fmt.Sprintf("SRP-6a %d %s", p.group.BitLen(), p.hash)
+	if p.profile == ProfilePadded {
+		name += " padded"
+	}
+	return name
 }
+
+// Profile returns the parameter set's profile.
+func (p *Params) Profile() Profile { return p.profile }
 
 // Group returns the MODP group.
 func (p *Params) Group() *modp.Group { return p.group }
@@ -207,6 +306,27 @@ func checkSalt(salt []byte) error {
 	return nil
 }
 
+// parseElement reads an element sent or stored as a big-endian integer of
+// 1 to ElementSize bytes and returns it with its PAD encoding. It rejects
+// longer encodings, 0 and values not below N with an error wrapping
+// pakeerr.ErrInvalidMessage.
+func (p *Params) parseElement(b []byte) (*modp.Element, []byte, error) {
+	size := p.ElementSize()
+	if len(b) > size {
+		return nil, nil, fmt.Errorf("%w: srp: element of %d bytes, want at most %d", pakeerr.ErrInvalidMessage, len(b), size)
+	}
+	padded := b
+	if len(b) < size {
+		padded = make([]byte, size)
+		copy(padded[size-len(b):], b)
+	}
+	x, err := p.group.ParseElement(padded)
+	if err != nil {
+		return nil, nil, err
+	}
+	return x, padded, nil
+}
+
 // u returns u = H(PAD(A) | PAD(B)) (RFC 5054 §2.6), or an error wrapping
 // pakeerr.ErrInvalidMessage if it is zero.
 func (p *Params) u(A, B []byte) ([]byte, error) {
@@ -246,14 +366,46 @@ func (p *Params) publicB(v *modp.Element, b []byte) *modp.Element {
 	return g.Add(g.Mul(p.k, v), g.ExpBase(b))
 }
 
-// confirmation returns K = H(PAD(S)), M1 = H(H(N) xor H(g) | H(I) | s |
-// PAD(A) | PAD(B) | K) and M2 = H(PAD(A) | M1 | K) (RFC 2945 §3 with
-// SRP-6a's K = H(S)).
+// confirmation returns K = H(enc(S)), M1 = H(H(N) xor H(enc(g)) | H(I) |
+// s | enc(A) | enc(B) | K) and M2 = H(enc(A) | M1 | K) (RFC 2945 §3 with
+// SRP-6a's K = H(S)) from PAD(A), PAD(B) and PAD(S).
 func (p *Params) confirmation(identity, salt, A, B, S []byte) (K, M1, M2 []byte) {
-	K = p.h(S)
+	A, B = p.public(A), p.public(B)
+	K = p.sessionKey(S)
 	M1 = p.h(p.hNg, p.h(identity), salt, A, B, K)
 	M2 = p.h(A, M1, K)
 	return K, M1, M2
+}
+
+// sessionKey returns K = H(enc(S)) from PAD(S). In ProfileRFC5054 the
+// leading zero bytes of the secret S are counted in constant time; the
+// hash's work then depends on their number (see the package doc).
+func (p *Params) sessionKey(S []byte) []byte {
+	if p.profile == ProfileRFC5054 {
+		S = S[leadingZeros(S):]
+	}
+	return p.h(S)
+}
+
+// public returns enc(x) for a public value x given as PAD(x): x itself in
+// ProfilePadded, x without its leading zero bytes (in variable time) in
+// ProfileRFC5054. It is also how A and B are sent.
+func (p *Params) public(x []byte) []byte {
+	if p.profile == ProfileRFC5054 {
+		return bytes.TrimLeft(x, "\x00")
+	}
+	return x
+}
+
+// leadingZeros returns the number of leading zero bytes of b with no
+// branch or memory index that depends on b's contents.
+func leadingZeros(b []byte) int {
+	n, seen := 0, 0 // seen becomes 1 at the first non-zero byte
+	for _, c := range b {
+		seen |= subtle.ConstantTimeByteEq(c, 0) ^ 1
+		n += seen ^ 1
+	}
+	return n
 }
 
 // state is where a party is in its exchange.

@@ -144,12 +144,11 @@ func TestBadM2(t *testing.T) {
 	}
 }
 
-// elementEncodings returns encodings that must be refused as A or B:
-// 0, N, N+1, p-padded 2N and N (over-long), and a short element.
+// badElements returns encodings that must be refused as A or B: 0, N,
+// N+1, 2N and N and 1 in more than ElementSize bytes, and no bytes at all.
 func badElements(p *Params) map[string][]byte {
 	N := bigOf(p.group.P())
 	size := p.ElementSize()
-	one := pad(big.NewInt(1), size)
 	return map[string][]byte{
 		"zero":          make([]byte, size),
 		"N":             pad(N, size),
@@ -157,7 +156,6 @@ func badElements(p *Params) map[string][]byte {
 		"2N (long)":     pad(new(big.Int).Lsh(N, 1), size+1),
 		"N (long)":      pad(N, size+1),
 		"1 (long)":      pad(big.NewInt(1), size+1),
-		"1 (short)":     one[1:],
 		"empty":         {},
 		"all ones (FF)": bytes.Repeat([]byte{0xff}, size),
 	}
@@ -192,7 +190,7 @@ func TestInvalidMessage2(t *testing.T) {
 	}
 	good := append(append([]byte{byte(len(salt))}, salt...), bytes.Repeat([]byte{7}, p.ElementSize())...)
 	cases["empty salt"] = append([]byte{0}, good[1+len(salt):]...)
-	cases["salt length too long"] = append([]byte{byte(len(salt) + 1)}, good[1:]...)
+	cases["salt length past the end"] = append([]byte{byte(len(good) - 1)}, good[1:]...)
 	cases["salt length too short"] = append([]byte{byte(len(salt) - 1)}, good[1:]...)
 	cases["one byte"] = []byte{1}
 	for name, m := range cases {
@@ -331,9 +329,9 @@ func TestRecord(t *testing.T) {
 		"empty salt":  append([]byte{0}, rec.Verifier...),
 		"v = 0":       append(b[:1+SaltSize:1+SaltSize], make([]byte, p.ElementSize())...),
 		"v = N":       append(b[:1+SaltSize:1+SaltSize], N...),
-		"short":       b[:len(b)-1],
+		"no verifier": b[:1+SaltSize],
 		"long":        append(bytes.Clone(b), 0),
-		"salt length": append([]byte{SaltSize + 1}, b[1:]...),
+		"salt length": append([]byte{byte(len(b) - 1)}, b[1:]...),
 	}
 	for name, r := range bad {
 		if _, err := ParseRecord(p, r); !errors.Is(err, pakeerr.ErrInvalidParameter) {
@@ -357,5 +355,106 @@ func TestRecord(t *testing.T) {
 	}
 	if _, err := NewClient(bytes.NewReader(nil), p, testID, testPW); !errors.Is(err, pakeerr.ErrRandom) {
 		t.Errorf("NewClient with a failing reader: %v", err)
+	}
+}
+
+// TestOtherEncodings sends A, B and v in the encoding the profile does not
+// send (PAD in ProfileRFC5054, minimal in ProfilePadded), as other SRP
+// libraries may: every exchange must succeed with the same messages and
+// keys, including runs where A or B is below 2^(8*(ElementSize-1)).
+func TestOtherEncodings(t *testing.T) {
+	for _, pr := range []Profile{ProfileRFC5054, ProfilePadded} {
+		p, err := NewProfileParams(1024, crypto.SHA256, pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := p.ElementSize()
+		other := func(x []byte) []byte { return bytes.TrimLeft(x, "\x00") }
+		if pr == ProfileRFC5054 {
+			other = func(x []byte) []byte { return pad(bigOf(x), size) }
+		}
+		rec, err := Register(rand.Reader, p, testID, testPW)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alt := &Record{Salt: rec.Salt, Verifier: other(rec.Verifier)}
+		var shortA, shortB bool
+		for seed := uint64(0); seed < 3000 && !(shortA && shortB && seed >= 20); seed++ {
+			want, _, _, err := exchange(t, p, rec, testPW, &detReader{seed: seed}, &detReader{seed: seed + 1<<32})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err1 := NewClient(&detReader{seed: seed}, p, testID, testPW)
+			s, err2 := NewServer(&detReader{seed: seed + 1<<32}, p, testID, alt)
+			if err := errors.Join(err1, err2); err != nil {
+				t.Fatal(err)
+			}
+			m1, _ := c.Next(nil)
+			m2, err := s.Next(other(m1))
+			if err != nil {
+				t.Fatalf("%v seed %d: A in the other encoding: %v", pr, seed, err)
+			}
+			B := m2[1+len(rec.Salt):]
+			m3, err := c.Next(append(bytes.Clone(m2[:1+len(rec.Salt)]), other(B)...))
+			if err != nil {
+				t.Fatalf("%v seed %d: B in the other encoding: %v", pr, seed, err)
+			}
+			m4, err := s.Next(m3)
+			if err != nil {
+				t.Fatalf("%v seed %d: %v", pr, seed, err)
+			}
+			if _, err := c.Next(m4); err != nil {
+				t.Fatalf("%v seed %d: %v", pr, seed, err)
+			}
+			if !bytes.Equal(m1, want[0]) || !bytes.Equal(m2, want[1]) || !bytes.Equal(m3, want[2]) || !bytes.Equal(m4, want[3]) {
+				t.Fatalf("%v seed %d: the other encodings changed the exchange", pr, seed)
+			}
+			shortA = shortA || len(bytes.TrimLeft(m1, "\x00")) < size
+			shortB = shortB || len(bytes.TrimLeft(B, "\x00")) < size
+		}
+		if !shortA || !shortB {
+			t.Errorf("%v: no run with a short A (%v) or B (%v)", pr, shortA, shortB)
+		}
+	}
+}
+
+func TestProfile(t *testing.T) {
+	for _, c := range []struct {
+		pr   Profile
+		name string
+	}{{ProfileRFC5054, "SRP-6a 2048 SHA-256"}, {ProfilePadded, "SRP-6a 2048 SHA-256 padded"}} {
+		p, err := NewProfileParams(2048, crypto.SHA256, c.pr)
+		if err != nil || p.Name() != c.name || p.Profile() != c.pr {
+			t.Errorf("%v: %v, %v", c.pr, p.Name(), err)
+		}
+	}
+	if p, _ := NewParams(2048, crypto.SHA1); p.Profile() != ProfileRFC5054 || DefaultParams().Profile() != ProfileRFC5054 {
+		t.Error("the default profile is not ProfileRFC5054")
+	}
+	if _, err := NewProfileParams(2048, crypto.SHA256, Profile(7)); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("unknown profile: %v", err)
+	}
+	for _, b := range [][]byte{{}, {0}, {0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {0, 1, 0, 0}, bytes.Repeat([]byte{0}, 384)} {
+		if got, want := leadingZeros(b), len(b)-len(bytes.TrimLeft(b, "\x00")); got != want {
+			t.Errorf("leadingZeros(%x) = %d, want %d", b, got, want)
+		}
+	}
+}
+
+// TestRegisterSalt checks that Register skips salts with a zero first byte.
+func TestRegisterSalt(t *testing.T) {
+	p, _ := NewParams(1024, crypto.SHA256)
+	draws := append(make([]byte, SaltSize), bytes.Repeat([]byte{5}, SaltSize)...)
+	rec, err := Register(bytes.NewReader(draws), p, testID, testPW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(rec.Salt, draws[SaltSize:2*SaltSize]) {
+		t.Errorf("salt %x", rec.Salt)
+	}
+	draws[SaltSize] = 0
+	rec, err = Register(bytes.NewReader(draws), p, testID, testPW)
+	if !errors.Is(err, pakeerr.ErrRandom) {
+		t.Errorf("two zero first bytes and a short reader: %x, %v", rec, err)
 	}
 }

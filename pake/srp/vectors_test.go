@@ -36,12 +36,14 @@ func sharedVectors(t *testing.T) []vector {
 // TestVectors runs every sha1 and sha256 vector of the shared files
 // through checkVector: k, x, v, A, B, u, S (both sides), K, M1, M2.
 func TestVectors(t *testing.T) {
-	for i, v := range sharedVectors(t) {
-		t.Run(fmt.Sprintf("%d-%d-%s", i, v.Size, v.H), func(t *testing.T) {
-			if err := checkVector(v); err != nil {
-				t.Fatal(err)
-			}
-		})
+	for _, pr := range []Profile{ProfileRFC5054, ProfilePadded} {
+		for i, v := range sharedVectors(t) {
+			t.Run(fmt.Sprintf("%v-%d-%d-%s", pr, i, v.Size, v.H), func(t *testing.T) {
+				if err := checkVector(v, pr); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
 	}
 }
 
@@ -51,7 +53,7 @@ func TestVectors(t *testing.T) {
 // a non-zero top byte, so the vectors cannot tell the two apart.
 func TestVectorsAgreeOnEncoding(t *testing.T) {
 	for i, v := range sharedVectors(t) {
-		p, err := vectorParams(v)
+		p, err := vectorParams(v, ProfilePadded)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,10 +125,16 @@ func bigOf(b []byte) *big.Int { return new(big.Int).SetBytes(b) }
 func pad(x *big.Int, n int) []byte { return x.FillBytes(make([]byte, n)) }
 
 // TestOracle replays random exchanges in math/big, independently of the
-// modp arithmetic, including runs where S or A has a zero top byte, where
-// this package's PAD encoding must be used inside the hashes.
+// modp arithmetic, in both profiles, including runs where S, A or B has a
+// zero top byte, where the profiles' encodings inside the hashes differ.
 func TestOracle(t *testing.T) {
-	p, err := NewParams(1024, crypto.SHA1)
+	for _, pr := range []Profile{ProfileRFC5054, ProfilePadded} {
+		t.Run(pr.String(), func(t *testing.T) { testOracle(t, pr) })
+	}
+}
+
+func testOracle(t *testing.T, pr Profile) {
+	p, err := NewProfileParams(1024, crypto.SHA1, pr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,8 +145,15 @@ func TestOracle(t *testing.T) {
 	N, g := bigOf(p.group.P()), bigOf(p.group.G())
 	size := p.ElementSize()
 	H := func(parts ...[]byte) []byte { return p.h(parts...) }
-	var zeroS, zeroA bool
-	for seed := uint64(0); seed < 2000 && !(zeroS && zeroA && seed >= 20); seed++ {
+	// enc is the encoding inside M1, M2 and K.
+	enc := func(x *big.Int) []byte { return x.Bytes() }
+	encG := pad(g, size)
+	if pr == ProfilePadded {
+		enc = func(x *big.Int) []byte { return pad(x, size) }
+		encG = g.Bytes()
+	}
+	var zeroS, zeroA, zeroB bool
+	for seed := uint64(0); seed < 3000 && !(zeroS && zeroA && zeroB && seed >= 20); seed++ {
 		cr, sr := &detReader{seed: seed}, &detReader{seed: seed + 1<<32}
 		aBytes, bBytes := make([]byte, 32), make([]byte, 32)
 		(&detReader{seed: seed}).Read(aBytes)
@@ -156,15 +171,16 @@ func TestOracle(t *testing.T) {
 		B.Mod(B, N)
 		u := bigOf(H(pad(A, size), pad(B, size)))
 		S := new(big.Int).Exp(new(big.Int).Mul(A, new(big.Int).Exp(v, u, N)), b, N)
-		K := H(pad(S, size))
+		K := H(enc(S))
 		hNg := H(p.group.P())
-		for i, hg := range H(g.Bytes()) {
+		for i, hg := range H(encG) {
 			hNg[i] ^= hg
 		}
-		M1 := H(hNg, H(testID), rec.Salt, pad(A, size), pad(B, size), K)
-		M2 := H(pad(A, size), M1, K)
-		wantM2 := append([]byte{byte(len(rec.Salt))}, append(bytes.Clone(rec.Salt), pad(B, size)...)...)
-		for i, want := range [][]byte{pad(A, size), wantM2, M1, M2} {
+		M1 := H(hNg, H(testID), rec.Salt, enc(A), enc(B), K)
+		M2 := H(enc(A), M1, K)
+		// A and B are sent in the encoding they are hashed in.
+		wantM2 := append([]byte{byte(len(rec.Salt))}, append(bytes.Clone(rec.Salt), enc(B)...)...)
+		for i, want := range [][]byte{enc(A), wantM2, M1, M2} {
 			if !bytes.Equal(msgs[i], want) {
 				t.Fatalf("seed %d: message %d = %x, want %x", seed, i+1, msgs[i], want)
 			}
@@ -174,8 +190,9 @@ func TestOracle(t *testing.T) {
 		}
 		zeroS = zeroS || S.BitLen() <= 8*(size-1)
 		zeroA = zeroA || A.BitLen() <= 8*(size-1)
+		zeroB = zeroB || B.BitLen() <= 8*(size-1)
 	}
-	if !zeroS || !zeroA {
-		t.Errorf("no run with a short S (%v) or A (%v) in 2000 seeds", zeroS, zeroA)
+	if !zeroS || !zeroA || !zeroB {
+		t.Errorf("no run with a short S (%v), A (%v) or B (%v) in 3000 seeds", zeroS, zeroA, zeroB)
 	}
 }

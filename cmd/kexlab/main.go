@@ -155,7 +155,11 @@ func cmdSchemes(args []string, stdout, stderr io.Writer) error {
 			if m.From == pake.Server {
 				arrow = "S→C"
 			}
-			sizes = append(sizes, fmt.Sprintf("%s %s %d", arrow, m.Name, m.Size))
+			upTo := ""
+			if m.Variable {
+				upTo = "≤"
+			}
+			sizes = append(sizes, fmt.Sprintf("%s %s %s%d", arrow, m.Name, upTo, m.Size))
 			study = append(study, fmt.Sprint(m.StudySize))
 			total += m.Size
 			studyTotal += m.StudySize

@@ -44,6 +44,12 @@ func opaqueConfig(c Credentials) opaque.Config {
 	return opaque.Config{Context: c.Context, KSF: opaque.Scrypt}
 }
 
+// opaqueIdentities maps ClientID and ServerID to client_identity and
+// server_identity; empty ones default to the public keys (RFC 9807 §4).
+func opaqueIdentities(c Credentials) opaque.Identities {
+	return opaque.Identities{Client: c.ClientID, Server: c.ServerID}
+}
+
 func (opaqueScheme) Register(rand io.Reader, c Credentials) ([]byte, error) {
 	if len(c.Password) == 0 {
 		return nil, fmt.Errorf("%w: empty password", ErrInvalidParameter)
@@ -68,7 +74,7 @@ func (opaqueScheme) Register(rand io.Reader, c Credentials) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	record, _, err := reg.FinalizeRegistrationRequest(rand, response, c.ServerID, c.ClientID)
+	record, _, err := reg.FinalizeRegistrationRequest(rand, response, opaqueIdentities(c))
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +85,7 @@ func (opaqueScheme) NewClient(rand io.Reader, c Credentials) (Party, error) {
 	if len(c.Password) == 0 {
 		return nil, fmt.Errorf("%w: empty password", ErrInvalidParameter)
 	}
-	return opaque.NewClientParty(rand, opaqueConfig(c), c.Password, c.ClientID, c.ServerID)
+	return opaque.NewClientParty(rand, opaqueConfig(c), c.Password, opaqueIdentities(c))
 }
 
 func (opaqueScheme) NewServer(rand io.Reader, c Credentials, record []byte) (Party, error) {
@@ -91,7 +97,7 @@ func (opaqueScheme) NewServer(rand io.Reader, c Credentials, record []byte) (Par
 	if err != nil {
 		return nil, err
 	}
-	return opaque.NewServerParty(rand, server, r.Record, r.CredentialIdentifier, c.ClientID, c.ServerID)
+	return opaque.NewServerParty(rand, server, r.Record, r.CredentialIdentifier, opaqueIdentities(c))
 }
 
 func (opaqueScheme) KnownAnswerTests() []KnownAnswer { return opaque.KnownAnswerTests() }

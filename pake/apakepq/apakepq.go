@@ -214,8 +214,14 @@ func ParseRecord(b []byte) (*Record, error) {
 	return &Record{rw: enc[:rwSize], ek: &ek, encoded: enc}, nil
 }
 
-// Bytes returns the record's encoding, rw ‖ ek.
-func (r *Record) Bytes() []byte { return bytes.Clone(r.encoded) }
+// Bytes returns the record's encoding, rw ‖ ek (nil for a nil or zero
+// Record).
+func (r *Record) Bytes() []byte {
+	if r == nil {
+		return nil
+	}
+	return bytes.Clone(r.encoded)
+}
 
 // circl's amd64 ML-KEM assembly leaves the upper YMM registers dirty, which
 // makes later SHA-NI and AES-NI code pay an AVX-SSE transition penalty (on

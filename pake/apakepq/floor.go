@@ -10,6 +10,7 @@ import (
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Unavoidable returns the primitive limit of one login whose client
@@ -21,6 +22,7 @@ import (
 // ek and AES-256-GCM seal of that ciphertext (psi), the client's open and
 // Decaps with the record key pair.
 func Unavoidable(rand io.Reader, iterations int) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}

@@ -1,6 +1,11 @@
 package apakepq
 
-import "io"
+import (
+	"fmt"
+	"io"
+
+	"github.com/kexlab/kexlab/internal/pakeerr"
+)
 
 // Secrets are a client's password-derived secrets (the PBKDF2 output: the
 // OCAKE password key rw and the ML-KEM decapsulation key). A client that
@@ -18,7 +23,12 @@ func DeriveSecrets(password, clientID, serverID []byte, iterations int) (*Secret
 	return &Secrets{sec: sec}, nil
 }
 
-// NewClientFromSecrets is NewClient without the password stretching.
+// NewClientFromSecrets is NewClient without the password stretching. Nil
+// or zero Secrets (not from DeriveSecrets) fail with
+// pakeerr.ErrInvalidParameter.
 func NewClientFromSecrets(rand io.Reader, sec *Secrets, s Session) (*Client, error) {
+	if sec == nil || sec.sec == nil {
+		return nil, fmt.Errorf("%w: no secrets (use DeriveSecrets)", pakeerr.ErrInvalidParameter)
+	}
 	return newClient(rand, sec.sec, s)
 }

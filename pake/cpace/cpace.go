@@ -47,6 +47,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Inputs are one party's CPace inputs (§4.1, §7). PRS is secret; the others
@@ -117,8 +118,10 @@ func NewSymmetric(rand io.Reader, in Inputs) (*Party, error) {
 
 // newParty computes g = calculate_generator(H, PRS, CI, sid), y =
 // sample_scalar() and the party's message Y || AD with Y = scalar_mult(y, g)
-// (§7.2).
+// (§7.2). Every constructor reads y from rand; a nil rand means
+// crypto/rand.
 func newParty(rand io.Reader, r role, in Inputs) (*Party, error) {
+	rand = sysrand.Or(rand)
 	g, err := calculateGenerator(in.PRS, in.CI, in.SID)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Unavoidable returns the primitive limit of one run, with a random
@@ -16,6 +17,7 @@ import (
 // decoding of the peer's Y and K = y·Y_peer. The generator string is built
 // off the clock: it is concatenation, and encode_to_curve hashes it.
 func Unavoidable(rand io.Reader) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	y, err := group.RandomScalar(rand)
 	if err != nil {
 		return nil, fmt.Errorf("%w: cpace: floor inputs", pakeerr.ErrRandom)

@@ -7,6 +7,7 @@ import (
 	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
 )
 
@@ -23,6 +24,7 @@ import (
 // leaks), so every round's hashing, reduction and quadratic-residue test
 // counts. Only InsecureEarlyExit, a measurement aid, makes it shorter.
 func Unavoidable(rand io.Reader, opts *Options) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	s, err := group.RandomScalar(rand)
 	if err != nil {
 		return nil, fmt.Errorf("%w: dragonfly: floor inputs", pakeerr.ErrRandom)

@@ -27,7 +27,7 @@ type Peer struct {
 
 // NewPeer derives the password element for the identities ownID and peerID
 // (RFC 7664 §3.2.1) and generates this peer's commit (§3.3) with randomness
-// from rand.
+// from rand (nil: crypto/rand).
 func NewPeer(rand io.Reader, password, ownID, peerID []byte, opts *Options) (*Peer, error) {
 	pe, err := PasswordElement(password, ownID, peerID, opts)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Measurement notes: why full/floor can read 1 or less.
@@ -63,6 +64,7 @@ import (
 // every call (over 40 seeds, Online's fastest time ranged 59.2–63.2 µs,
 // median 59.9 µs), not the average over fresh seeds.
 func Unavoidable(rand io.Reader, iterations int) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}

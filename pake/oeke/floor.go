@@ -7,6 +7,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group/modp"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Unavoidable returns the primitive limit of one exchange in p whose
@@ -18,6 +19,7 @@ import (
 // decrypts it; each decodes the peer's element and raises it to its secret
 // (K = Y^x = X^y).
 func Unavoidable(rand io.Reader, p *Params, iterations int) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}

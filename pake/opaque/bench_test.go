@@ -14,7 +14,7 @@ import (
 // identity KSF unless the name says scrypt, so that they measure the
 // protocol; the KSF is the client's deliberate extra cost.
 
-var benchIDs = [2][]byte{[]byte("client@kexlab"), []byte("server.kexlab")}
+var benchIDs = Identities{Client: []byte("client@kexlab"), Server: []byte("server.kexlab")}
 
 func BenchmarkRegistration(b *testing.B) {
 	for _, c := range []struct {
@@ -37,7 +37,7 @@ func BenchmarkRegistration(b *testing.B) {
 					b.Fatal(err)
 				}
 				resp, _ = ParseRegistrationResponse(resp.Bytes())
-				rec, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, benchIDs[1], benchIDs[0])
+				rec, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, benchIDs)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -66,8 +66,8 @@ func BenchmarkFullRun(b *testing.B) {
 }
 
 func fullRun(b *testing.B, fx *fixture) {
-	cp, _ := NewClientParty(rand.Reader, fx.cfg, pw, benchIDs[0], benchIDs[1])
-	sp, _ := NewServerParty(rand.Reader, fx.server, fx.record, fx.cid, benchIDs[0], benchIDs[1])
+	cp, _ := NewClientParty(rand.Reader, fx.cfg, pw, benchIDs)
+	sp, _ := NewServerParty(rand.Reader, fx.server, fx.record, fx.cid, benchIDs)
 	ke1, err := cp.Next(nil)
 	if err != nil {
 		b.Fatal(err)
@@ -110,11 +110,11 @@ func fixedRun(b *testing.B) (fx *fixture, clientRand, serverRand, ke1, ke2, ke3 
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, m2, err := fx.server.GenerateKE2(bytes.NewReader(serverRand), benchIDs[1], fx.record, fx.cid, benchIDs[0], m1)
+	_, m2, err := fx.server.GenerateKE2(bytes.NewReader(serverRand), fx.record, fx.cid, m1, benchIDs)
 	if err != nil {
 		b.Fatal(err)
 	}
-	m3, _, _, err := st.GenerateKE3(benchIDs[0], benchIDs[1], m2)
+	m3, _, _, err := st.GenerateKE3(m2, benchIDs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func BenchmarkClient(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, _, err := st.GenerateKE3(benchIDs[0], benchIDs[1], ke2); err != nil {
+		if _, _, _, err := st.GenerateKE3(ke2, benchIDs); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -149,7 +149,7 @@ func BenchmarkServer(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, _, err := fx.server.GenerateKE2(bytes.NewReader(serverRand), benchIDs[1], fx.record, fx.cid, benchIDs[0], ke1)
+		st, _, err := fx.server.GenerateKE2(bytes.NewReader(serverRand), fx.record, fx.cid, ke1, benchIDs)
 		if err != nil {
 			b.Fatal(err)
 		}

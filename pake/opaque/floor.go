@@ -8,11 +8,13 @@ import (
 	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Unavoidable returns the primitive limit of one login whose client
 // stretches with ksf (nil: Scrypt), with scalars and valid peer elements
-// drawn from rand off the clock (RFC 9807 §6.4, RFC 9497 §3.3.1):
+// drawn from rand (nil: crypto/rand) off the clock (RFC 9807 §6.4,
+// RFC 9497 §3.3.1):
 //
 //	client: HashToGroup(password), blind·P (Blind); ephemeral x·G;
 //	        decoding evaluated_message, server_public_keyshare and
@@ -21,6 +23,7 @@ import (
 //	        record's client_public_key; oprf_key·B (BlindEvaluate);
 //	        ephemeral y·G; the three 3DH products
 func Unavoidable(rand io.Reader, ksf KSF) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	s := make([]*group.Scalar, 4)
 	for i := range s {
 		var err error

@@ -35,14 +35,14 @@ func FuzzStoredRecord(f *testing.F) {
 // fuzzFixture is a registered client with the identity KSF, shared by the
 // handler fuzz targets.
 func fuzzFixture(f *testing.F) *fixture {
-	return newFixture(f, pw, [2][]byte{[]byte("alice"), []byte("bob")})
+	return newFixture(f, pw, Identities{Client: []byte("alice"), Server: []byte("bob")})
 }
 
 // FuzzServer feeds arbitrary KE1 and KE3 to the server, and arbitrary
 // registration requests.
 func FuzzServer(f *testing.F) {
 	fx := fuzzFixture(f)
-	c, _ := NewClientParty(rand.Reader, fx.cfg, pw, fx.ids[0], fx.ids[1])
+	c, _ := NewClientParty(rand.Reader, fx.cfg, pw, fx.ids)
 	ke1, _ := c.Next(nil)
 	f.Add(ke1, make([]byte, KE3Size))
 	f.Fuzz(func(t *testing.T, ke1, ke3 []byte) {
@@ -51,7 +51,7 @@ func FuzzServer(f *testing.F) {
 				t.Fatalf("CreateRegistrationResponse on a parsed request: %v", err)
 			}
 		}
-		s, _ := NewServerParty(rand.Reader, fx.server, fx.record, fx.cid, fx.ids[0], fx.ids[1])
+		s, _ := NewServerParty(rand.Reader, fx.server, fx.record, fx.cid, fx.ids)
 		if _, err := s.Next(ke1); err != nil {
 			if !errors.Is(err, pakeerr.ErrInvalidMessage) {
 				t.Fatalf("KE1: untyped error: %v", err)
@@ -68,19 +68,19 @@ func FuzzServer(f *testing.F) {
 // responses.
 func FuzzClient(f *testing.F) {
 	fx := fuzzFixture(f)
-	c, _ := NewClientParty(rand.Reader, fx.cfg, pw, fx.ids[0], fx.ids[1])
-	s, _ := NewServerParty(rand.Reader, fx.server, fx.record, fx.cid, fx.ids[0], fx.ids[1])
+	c, _ := NewClientParty(rand.Reader, fx.cfg, pw, fx.ids)
+	s, _ := NewServerParty(rand.Reader, fx.server, fx.record, fx.cid, fx.ids)
 	ke1, _ := c.Next(nil)
 	ke2, _ := s.Next(ke1)
 	f.Add(ke2)
 	f.Fuzz(func(t *testing.T, ke2 []byte) {
 		if resp, err := ParseRegistrationResponse(ke2[:min(len(ke2), RegistrationResponseSize)]); err == nil {
 			reg, _, _ := fx.client.CreateRegistrationRequest(rand.Reader, pw)
-			if _, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, nil, nil); err != nil {
+			if _, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, Identities{}); err != nil {
 				t.Fatalf("FinalizeRegistrationRequest on a parsed response: %v", err)
 			}
 		}
-		c, _ := NewClientParty(rand.Reader, fx.cfg, pw, fx.ids[0], fx.ids[1])
+		c, _ := NewClientParty(rand.Reader, fx.cfg, pw, fx.ids)
 		if _, err := c.Next(nil); err != nil {
 			t.Fatal(err)
 		}

@@ -11,10 +11,12 @@ import (
 // functions build it, Parse* decodes it from the wire (checking the exact
 // length and that every group element is a valid point other than the
 // identity, §10.7), Bytes encodes it. Parse errors wrap ErrInvalidMessage.
+// A nil or zero-value message encodes to nil and is refused where it is
+// consumed (ErrInvalidMessage; a record, ErrInvalidParameter).
 
 // RegistrationRequest is the client's first registration message (§5.1):
 // blinded_message = SerializeElement(blind·HashToGroup(password)).
-type RegistrationRequest struct{ m *protocol.RegistrationRequest }
+type RegistrationRequest struct{ p *protocol.RegistrationRequest }
 
 // ParseRegistrationRequest decodes a RegistrationRequest.
 func ParseRegistrationRequest(b []byte) (*RegistrationRequest, error) {
@@ -23,13 +25,13 @@ func ParseRegistrationRequest(b []byte) (*RegistrationRequest, error) {
 }
 
 // Bytes returns the wire encoding (RegistrationRequestSize bytes).
-func (m *RegistrationRequest) Bytes() []byte { return m.m.Bytes() }
+func (m *RegistrationRequest) Bytes() []byte { return encode(m) }
 
 // RegistrationResponse is the server's registration message (§5.1):
 // evaluated_message = SerializeElement(oprf_key·blinded_element) ||
 // server_public_key.
 type RegistrationResponse struct {
-	m *protocol.RegistrationResponse
+	p *protocol.RegistrationResponse
 }
 
 // ParseRegistrationResponse decodes a RegistrationResponse.
@@ -39,12 +41,12 @@ func ParseRegistrationResponse(b []byte) (*RegistrationResponse, error) {
 }
 
 // Bytes returns the wire encoding (RegistrationResponseSize bytes).
-func (m *RegistrationResponse) Bytes() []byte { return m.m.Bytes() }
+func (m *RegistrationResponse) Bytes() []byte { return encode(m) }
 
 // RegistrationRecord is the client's last registration message and what the
 // server stores for it (§5.1): client_public_key || masking_key || Envelope,
 // where Envelope (§4.1.1) is envelope_nonce || auth_tag.
-type RegistrationRecord struct{ m *protocol.RegistrationRecord }
+type RegistrationRecord struct{ p *protocol.RegistrationRecord }
 
 // ParseRegistrationRecord decodes a RegistrationRecord.
 func ParseRegistrationRecord(b []byte) (*RegistrationRecord, error) {
@@ -57,17 +59,18 @@ func ParseRegistrationRecord(b []byte) (*RegistrationRecord, error) {
 // point), a random masking_key and an all-zero envelope. A server answers
 // requests for unknown credential identifiers with it, so that they cannot
 // be told from requests for registered ones. Create it once and keep it.
+// A nil rand means crypto/rand.
 func NewFakeRecord(rand io.Reader) (*RegistrationRecord, error) {
 	m, err := protocol.NewFakeRecord(rand)
 	return wrap[RegistrationRecord](m, err)
 }
 
 // Bytes returns the wire encoding (RegistrationRecordSize bytes).
-func (m *RegistrationRecord) Bytes() []byte { return m.m.Bytes() }
+func (m *RegistrationRecord) Bytes() []byte { return encode(m) }
 
 // KE1 is the client's first login message (§6.1): CredentialRequest
 // (blinded_message) || AuthRequest (client_nonce || client_public_keyshare).
-type KE1 struct{ m *protocol.KE1 }
+type KE1 struct{ p *protocol.KE1 }
 
 // ParseKE1 decodes a KE1.
 func ParseKE1(b []byte) (*KE1, error) {
@@ -76,13 +79,13 @@ func ParseKE1(b []byte) (*KE1, error) {
 }
 
 // Bytes returns the wire encoding (KE1Size bytes).
-func (m *KE1) Bytes() []byte { return m.m.Bytes() }
+func (m *KE1) Bytes() []byte { return encode(m) }
 
 // KE2 is the server's login message (§6.1): CredentialResponse
 // (evaluated_message || masking_nonce || masked_response) || AuthResponse
 // (server_nonce || server_public_keyshare || server_mac). masked_response
 // is (server_public_key || Envelope) XOR a pad derived from masking_key.
-type KE2 struct{ m *protocol.KE2 }
+type KE2 struct{ p *protocol.KE2 }
 
 // ParseKE2 decodes a KE2. The masked server key inside is checked later,
 // once unmasked and authenticated by the envelope.
@@ -92,10 +95,10 @@ func ParseKE2(b []byte) (*KE2, error) {
 }
 
 // Bytes returns the wire encoding (KE2Size bytes).
-func (m *KE2) Bytes() []byte { return m.m.Bytes() }
+func (m *KE2) Bytes() []byte { return encode(m) }
 
 // KE3 is the client's last login message (§6.1): client_mac.
-type KE3 struct{ m *protocol.KE3 }
+type KE3 struct{ p *protocol.KE3 }
 
 // ParseKE3 decodes a KE3.
 func ParseKE3(b []byte) (*KE3, error) {
@@ -104,12 +107,36 @@ func ParseKE3(b []byte) (*KE3, error) {
 }
 
 // Bytes returns the wire encoding (KE3Size bytes).
-func (m *KE3) Bytes() []byte { return m.m.Bytes() }
+func (m *KE3) Bytes() []byte { return encode(m) }
 
-// wrap returns the public message that holds m, or nil and err.
-func wrap[W ~struct{ m *M }, M any](m *M, err error) (*W, error) {
+// Each public type with a protocol counterpart (the messages, Client,
+// Server and the states) holds a pointer p to it: nil in a zero value,
+// which the protocol functions refuse with a typed error.
+
+// wrap returns the public value that holds p, or nil and err.
+func wrap[W ~struct{ p *P }, P any](p *P, err error) (*W, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &W{m}, nil
+	return &W{p}, nil
+}
+
+// inner returns the protocol value inside w: nil for a nil or zero-value w.
+func inner[W ~struct{ p *P }, P any](w *W) *P {
+	if w == nil {
+		return nil
+	}
+	return struct{ p *P }(*w).p
+}
+
+// encode returns the wire encoding of the message inside w, nil for a nil
+// or zero-value w.
+func encode[W ~struct{ p *P }, P any, PP interface {
+	*P
+	Bytes() []byte
+}](w *W) []byte {
+	if p := inner(w); p != nil {
+		return PP(p).Bytes()
+	}
+	return nil
 }

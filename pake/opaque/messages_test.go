@@ -10,7 +10,7 @@ import (
 )
 
 func TestStoredRecord(t *testing.T) {
-	f := newFixture(t, pw, [2][]byte{})
+	f := newFixture(t, pw, Identities{})
 	keys, _ := GenerateServerKeys(rand.Reader)
 	r := &StoredRecord{Keys: *keys, Record: f.record, CredentialIdentifier: []byte("user-1")}
 	b := r.Bytes()
@@ -31,16 +31,16 @@ func TestStoredRecord(t *testing.T) {
 }
 
 func TestParties(t *testing.T) {
-	f := newFixture(t, pw, [2][]byte{[]byte("alice"), nil})
-	c, _ := NewClientParty(rand.Reader, f.cfg, pw, []byte("alice"), nil)
-	s, _ := NewServerParty(rand.Reader, f.server, f.record, f.cid, []byte("alice"), nil)
+	f := newFixture(t, pw, Identities{Client: []byte("alice")})
+	c, _ := NewClientParty(rand.Reader, f.cfg, pw, Identities{Client: []byte("alice")})
+	s, _ := NewServerParty(rand.Reader, f.server, f.record, f.cid, Identities{Client: []byte("alice")})
 	if _, err := s.Next(nil); !errors.Is(err, pakeerr.ErrInvalidMessage) {
 		t.Errorf("server Next(nil): %v", err)
 	}
 	if _, err := s.Next(nil); !errors.Is(err, pakeerr.ErrState) {
 		t.Errorf("dead server: %v", err)
 	}
-	s, _ = NewServerParty(rand.Reader, f.server, f.record, f.cid, []byte("alice"), nil)
+	s, _ = NewServerParty(rand.Reader, f.server, f.record, f.cid, Identities{Client: []byte("alice")})
 	ke1, err := c.Next(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestParties(t *testing.T) {
 	if _, err := c.Next(ke2); !errors.Is(err, pakeerr.ErrState) {
 		t.Errorf("client after the end: %v", err)
 	}
-	c, _ = NewClientParty(rand.Reader, f.cfg, pw, nil, nil)
+	c, _ = NewClientParty(rand.Reader, f.cfg, pw, Identities{})
 	if _, err := c.Next([]byte{1}); !errors.Is(err, pakeerr.ErrInvalidMessage) {
 		t.Errorf("client Next(non-nil) first: %v", err)
 	}

@@ -20,15 +20,15 @@ type fixture struct {
 	record *RegistrationRecord
 	export []byte
 	cid    []byte
-	ids    [2][]byte // client, server identity
+	ids    Identities
 }
 
-func newFixture(t testing.TB, password []byte, ids [2][]byte) *fixture {
+func newFixture(t testing.TB, password []byte, ids Identities) *fixture {
 	t.Helper()
 	return newFixtureKSF(t, Identity, password, ids)
 }
 
-func newFixtureKSF(t testing.TB, ksf KSF, password []byte, ids [2][]byte) *fixture {
+func newFixtureKSF(t testing.TB, ksf KSF, password []byte, ids Identities) *fixture {
 	t.Helper()
 	f := &fixture{cfg: Config{Context: []byte("kexlab test"), KSF: ksf}, cid: []byte("user-1"), ids: ids}
 	keys, err := GenerateServerKeys(rand.Reader)
@@ -56,11 +56,11 @@ func newFixtureKSF(t testing.TB, ksf KSF, password []byte, ids [2][]byte) *fixtu
 	if resp, err = ParseRegistrationResponse(resp.Bytes()); err != nil {
 		t.Fatal(err)
 	}
-	rec, export, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, ids[1], ids[0])
+	rec, export, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, ids[1], ids[0]); !errors.Is(err, pakeerr.ErrState) {
+	if _, _, err := reg.FinalizeRegistrationRequest(rand.Reader, resp, ids); !errors.Is(err, pakeerr.ErrState) {
 		t.Errorf("second FinalizeRegistrationRequest: %v, want ErrState", err)
 	}
 	if f.record, err = ParseRegistrationRecord(rec.Bytes()); err != nil {
@@ -84,14 +84,14 @@ func (f *fixture) login(password []byte, hook func(i int, m []byte) []byte) (ck,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sst, ke2, err := f.server.GenerateKE2(rand.Reader, f.ids[1], f.record, f.cid, f.ids[0], ke1)
+	sst, ke2, err := f.server.GenerateKE2(rand.Reader, f.record, f.cid, ke1, f.ids)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if ke2, err = ParseKE2(hook(1, ke2.Bytes())); err != nil {
 		return nil, nil, nil, err
 	}
-	ke3, ck, export, err := st.GenerateKE3(f.ids[0], f.ids[1], ke2)
+	ke3, ck, export, err := st.GenerateKE3(ke2, f.ids)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -105,7 +105,7 @@ func (f *fixture) login(password []byte, hook func(i int, m []byte) []byte) (ck,
 var pw = []byte("correct horse battery staple")
 
 func TestLogin(t *testing.T) {
-	for _, ids := range [][2][]byte{{nil, nil}, {[]byte("alice"), nil}, {nil, []byte("example.com")}, {[]byte("alice"), []byte("example.com")}} {
+	for _, ids := range []Identities{{}, {Client: []byte("alice")}, {Server: []byte("example.com")}, {Client: []byte("alice"), Server: []byte("example.com")}} {
 		f := newFixture(t, pw, ids)
 		ck, sk, export, err := f.login(pw, nil)
 		if err != nil {
@@ -125,21 +125,21 @@ func TestLogin(t *testing.T) {
 }
 
 func TestWrongPassword(t *testing.T) {
-	f := newFixture(t, pw, [2][]byte{[]byte("alice"), []byte("bob")})
+	f := newFixture(t, pw, Identities{Client: []byte("alice"), Server: []byte("bob")})
 	for _, wrong := range [][]byte{[]byte("correct horse battery stapler"), nil, pw[:1]} {
 		if _, _, _, err := f.login(wrong, nil); !errors.Is(err, pakeerr.ErrAuthFailed) {
 			t.Errorf("password %q: %v, want ErrAuthFailed", wrong, err)
 		}
 	}
 	// Identities that differ from registration fail the same way.
-	f.ids[0] = []byte("mallory")
+	f.ids.Client = []byte("mallory")
 	if _, _, _, err := f.login(pw, nil); !errors.Is(err, pakeerr.ErrAuthFailed) {
 		t.Errorf("other client identity: %v, want ErrAuthFailed", err)
 	}
 }
 
 func TestFakeRecord(t *testing.T) {
-	f := newFixture(t, pw, [2][]byte{})
+	f := newFixture(t, pw, Identities{})
 	fake, err := NewFakeRecord(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestFakeRecord(t *testing.T) {
 // TestTamper flips every bit position class of every message: the run must
 // fail with a typed error.
 func TestTamper(t *testing.T) {
-	f := newFixture(t, pw, [2][]byte{[]byte("alice"), []byte("bob")})
+	f := newFixture(t, pw, Identities{Client: []byte("alice"), Server: []byte("bob")})
 	for i, size := range []int{KE1Size, KE2Size, KE3Size} {
 		for pos := 0; pos < size; pos++ {
 			for _, bit := range []byte{0x01, 0x80} {
@@ -175,17 +175,17 @@ func TestTamper(t *testing.T) {
 }
 
 func TestStateReuse(t *testing.T) {
-	f := newFixture(t, pw, [2][]byte{})
+	f := newFixture(t, pw, Identities{})
 	st, ke1, _ := f.client.GenerateKE1(rand.Reader, pw)
-	sst, ke2, err := f.server.GenerateKE2(rand.Reader, nil, f.record, f.cid, nil, ke1)
+	sst, ke2, err := f.server.GenerateKE2(rand.Reader, f.record, f.cid, ke1, Identities{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ke3, _, _, err := st.GenerateKE3(nil, nil, ke2)
+	ke3, _, _, err := st.GenerateKE3(ke2, Identities{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := st.GenerateKE3(nil, nil, ke2); !errors.Is(err, pakeerr.ErrState) {
+	if _, _, _, err := st.GenerateKE3(ke2, Identities{}); !errors.Is(err, pakeerr.ErrState) {
 		t.Errorf("second GenerateKE3: %v, want ErrState", err)
 	}
 	zeroMAC, _ := ParseKE3(make([]byte, KE3Size))
@@ -209,25 +209,25 @@ func TestParameters(t *testing.T) {
 	if _, _, err := c.GenerateKE1(bytes.NewReader(make([]byte, 40)), pw); !errors.Is(err, pakeerr.ErrRandom) {
 		t.Errorf("short randomness: %v", err)
 	}
-	if _, err := NewClientParty(rand.Reader, Config{}, pw, long, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+	if _, err := NewClientParty(rand.Reader, Config{}, pw, Identities{Client: long}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Errorf("long identity: %v", err)
 	}
 	failing := Config{KSF: func([]byte) ([]byte, error) { return nil, errors.New("out of memory") }}
-	f := newFixture(t, pw, [2][]byte{})
+	f := newFixture(t, pw, Identities{})
 	f.client, _ = NewClient(failing)
 	if _, _, _, err := f.login(pw, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Errorf("failing KSF: %v", err)
 	}
 
 	st, ke1, _ := f.client.GenerateKE1(rand.Reader, pw)
-	if _, _, err := f.server.GenerateKE2(rand.Reader, long, f.record, f.cid, nil, ke1); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+	if _, _, err := f.server.GenerateKE2(rand.Reader, f.record, f.cid, ke1, Identities{Server: long}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Errorf("GenerateKE2 with a long server identity: %v", err)
 	}
-	_, ke2, err := f.server.GenerateKE2(rand.Reader, nil, f.record, f.cid, nil, ke1)
+	_, ke2, err := f.server.GenerateKE2(rand.Reader, f.record, f.cid, ke1, Identities{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := st.GenerateKE3(long, nil, ke2); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+	if _, _, _, err := st.GenerateKE3(ke2, Identities{Client: long}); !errors.Is(err, pakeerr.ErrInvalidParameter) {
 		t.Errorf("GenerateKE3 with a long client identity: %v", err)
 	}
 	if _, err := GenerateServerKeys(bytes.NewReader(make([]byte, 63))); !errors.Is(err, pakeerr.ErrRandom) {

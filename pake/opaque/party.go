@@ -44,24 +44,24 @@ func (p *party) SessionKey() ([]byte, error) {
 // ClientParty is the client side of a login.
 type ClientParty struct {
 	party
-	rand   io.Reader
-	client *Client
-	st     *ClientState
-
-	password, clientIdentity, serverIdentity []byte
+	rand     io.Reader
+	client   *Client
+	st       *ClientState
+	password []byte
+	ids      Identities
 }
 
-// NewClientParty returns the client side of a login with password.
-func NewClientParty(rand io.Reader, cfg Config, password, clientIdentity, serverIdentity []byte) (*ClientParty, error) {
+// NewClientParty returns the client side of a login with password and the
+// identities of registration. A nil rand means crypto/rand.
+func NewClientParty(rand io.Reader, cfg Config, password []byte, ids Identities) (*ClientParty, error) {
 	c, err := NewClient(cfg)
 	if err == nil {
-		err = protocol.CheckIdentities(serverIdentity, clientIdentity)
+		err = protocol.Identities(ids).Check()
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &ClientParty{rand: rand, client: c, password: bytes.Clone(password),
-		clientIdentity: bytes.Clone(clientIdentity), serverIdentity: bytes.Clone(serverIdentity)}, nil
+	return &ClientParty{rand: rand, client: c, password: bytes.Clone(password), ids: cloneIdentities(ids)}, nil
 }
 
 // Next takes nil and returns KE1, then takes KE2 and returns KE3.
@@ -72,6 +72,7 @@ func (p *ClientParty) Next(in []byte) ([]byte, error) {
 			return p.fail(fmt.Errorf("%w: opaque: the client speaks first", pakeerr.ErrInvalidMessage))
 		}
 		st, ke1, err := p.client.GenerateKE1(p.rand, p.password)
+		clear(p.password) // the state holds its own copy
 		if err != nil {
 			return p.fail(err)
 		}
@@ -82,7 +83,7 @@ func (p *ClientParty) Next(in []byte) ([]byte, error) {
 		if err != nil {
 			return p.fail(err)
 		}
-		ke3, key, _, err := p.st.GenerateKE3(p.clientIdentity, p.serverIdentity, ke2)
+		ke3, key, _, err := p.st.GenerateKE3(ke2, p.ids)
 		if err != nil {
 			return p.fail(err)
 		}
@@ -95,25 +96,26 @@ func (p *ClientParty) Next(in []byte) ([]byte, error) {
 // ServerParty is the server side of a login.
 type ServerParty struct {
 	party
-	rand   io.Reader
-	server *Server
-	record *RegistrationRecord
-	st     *ServerState
-
-	credentialIdentifier, clientIdentity, serverIdentity []byte
+	rand                 io.Reader
+	server               *Server
+	record               *RegistrationRecord
+	st                   *ServerState
+	credentialIdentifier []byte
+	ids                  Identities
 }
 
 // NewServerParty returns the server side of a login for the client whose
-// record is stored under credentialIdentifier.
-func NewServerParty(rand io.Reader, server *Server, record *RegistrationRecord, credentialIdentifier, clientIdentity, serverIdentity []byte) (*ServerParty, error) {
-	if server == nil || record == nil {
+// record is stored under credentialIdentifier, with the identities of its
+// registration. A nil rand means crypto/rand.
+func NewServerParty(rand io.Reader, server *Server, record *RegistrationRecord, credentialIdentifier []byte, ids Identities) (*ServerParty, error) {
+	if inner(server) == nil || inner(record) == nil {
 		return nil, fmt.Errorf("%w: opaque: no server or record", pakeerr.ErrInvalidParameter)
 	}
-	if err := protocol.CheckIdentities(serverIdentity, clientIdentity); err != nil {
+	if err := protocol.Identities(ids).Check(); err != nil {
 		return nil, err
 	}
 	return &ServerParty{rand: rand, server: server, record: record, credentialIdentifier: bytes.Clone(credentialIdentifier),
-		clientIdentity: bytes.Clone(clientIdentity), serverIdentity: bytes.Clone(serverIdentity)}, nil
+		ids: cloneIdentities(ids)}, nil
 }
 
 // Next takes KE1 and returns KE2, then takes KE3 and returns nil.
@@ -124,7 +126,7 @@ func (p *ServerParty) Next(in []byte) ([]byte, error) {
 		if err != nil {
 			return p.fail(err)
 		}
-		st, ke2, err := p.server.GenerateKE2(p.rand, p.serverIdentity, p.record, p.credentialIdentifier, p.clientIdentity, ke1)
+		st, ke2, err := p.server.GenerateKE2(p.rand, p.record, p.credentialIdentifier, ke1, p.ids)
 		if err != nil {
 			return p.fail(err)
 		}
@@ -143,4 +145,9 @@ func (p *ServerParty) Next(in []byte) ([]byte, error) {
 		return nil, nil
 	}
 	return p.stateError()
+}
+
+// cloneIdentities returns a copy of ids that does not alias the caller's.
+func cloneIdentities(ids Identities) Identities {
+	return Identities(protocol.Identities(ids).Clone())
 }

@@ -10,15 +10,19 @@ import (
 )
 
 // ServerKeys is the server's long-term material (§3.1, Setup): its AKE key
-// pair and the seed from which it derives each credential's OPRF key.
+// pair and the seed from which it derives each credential's OPRF key. The
+// encodings are those of RFC 9807 §7 for P-256, so keys made by another
+// implementation of the same configuration import unchanged (see the
+// package documentation).
 type ServerKeys struct {
-	PrivateKey []byte // server_private_key: a scalar, 32 bytes big-endian
+	PrivateKey []byte // server_private_key: SerializeScalar, 32 bytes big-endian
 	PublicKey  []byte // server_public_key: SerializeElement(PrivateKey·G), 33 bytes
-	OPRFSeed   []byte // oprf_seed: 32 bytes
+	OPRFSeed   []byte // oprf_seed: Nh = 32 bytes
 }
 
-// GenerateServerKeys draws fresh server keys from rand: the key pair is
-// DeriveDiffieHellmanKeyPair of a random seed (§6.4.1), then oprf_seed.
+// GenerateServerKeys draws fresh server keys from rand (nil means
+// crypto/rand): the key pair is DeriveDiffieHellmanKeyPair of a random seed
+// (§6.4.1), then oprf_seed.
 func GenerateServerKeys(rand io.Reader) (*ServerKeys, error) {
 	sk, pk, seed, err := protocol.GenerateServerKeys(rand)
 	if err != nil {
@@ -27,48 +31,83 @@ func GenerateServerKeys(rand io.Reader) (*ServerKeys, error) {
 	return &ServerKeys{PrivateKey: sk, PublicKey: pk, OPRFSeed: seed}, nil
 }
 
-// Server runs the server side of registration and login for one set of
-// ServerKeys. It is stateless and may be shared; each login keeps its state
-// in a ServerState.
-type Server struct{ s *protocol.Server }
+// ServerPublicKey returns the public key of a server private key:
+// SerializeElement(privateKey·G), the compressed SEC 1 point of 33 bytes
+// (RFC 9497 §4.3). privateKey is SerializeScalar of a scalar in [1, n-1]:
+// 32 bytes, big-endian; anything else fails with ErrInvalidParameter.
+func ServerPublicKey(privateKey []byte) ([]byte, error) { return protocol.PublicKey(privateKey) }
 
-// NewServer returns a server with the given keys. It checks their sizes,
-// that the private key is a non-zero scalar below n and that the public key
-// is a valid point; it trusts PublicKey to be PrivateKey·G.
-func NewServer(cfg Config, keys *ServerKeys) (*Server, error) {
-	s, err := protocol.NewServer(cfg.Context, keys.PrivateKey, keys.PublicKey, keys.OPRFSeed)
+// NewServerKeys returns the server keys for a private key and an
+// oprf_seed, with the public key derived from the private key
+// (ServerPublicKey). It is how to import the keys of an existing
+// deployment: the private key alone determines the key pair. The result
+// holds copies of the arguments.
+func NewServerKeys(privateKey, oprfSeed []byte) (*ServerKeys, error) {
+	pk, err := ServerPublicKey(privateKey)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{s}, nil
+	k := &ServerKeys{PrivateKey: bytes.Clone(privateKey), PublicKey: pk, OPRFSeed: bytes.Clone(oprfSeed)}
+	if err := k.Check(); err != nil {
+		return nil, err
+	}
+	return k, nil
 }
 
-// PublicKey returns server_public_key.
-func (s *Server) PublicKey() []byte { return s.s.PublicKey() }
+var errNoKeys = fmt.Errorf("%w: opaque: no server keys", pakeerr.ErrInvalidParameter)
+
+// Check checks k as NewServer does: PrivateKey is 32 bytes encoding a
+// scalar in [1, n-1], PublicKey a valid 33-byte compressed point equal to
+// PrivateKey·G, and OPRFSeed 32 bytes. Errors wrap ErrInvalidParameter.
+func (k *ServerKeys) Check() error {
+	if k == nil {
+		return errNoKeys
+	}
+	_, err := protocol.NewServer(nil, k.PrivateKey, k.PublicKey, k.OPRFSeed)
+	return err
+}
+
+// Server runs the server side of registration and login for one set of
+// ServerKeys. It is stateless and may be shared; each login keeps its state
+// in a ServerState. A Server must come from NewServer: the methods of a zero
+// Server fail with ErrInvalidParameter.
+type Server struct{ p *protocol.Server }
+
+// NewServer returns a server with the given keys, after checking them
+// (ServerKeys.Check): a public key that is not the private key's fails
+// with ErrInvalidParameter.
+func NewServer(cfg Config, keys *ServerKeys) (*Server, error) {
+	if keys == nil {
+		return nil, errNoKeys
+	}
+	s, err := protocol.NewServer(cfg.Context, keys.PrivateKey, keys.PublicKey, keys.OPRFSeed)
+	return wrap[Server](s, err)
+}
+
+// PublicKey returns server_public_key (nil for a zero Server).
+func (s *Server) PublicKey() []byte { return inner(s).PublicKey() }
 
 // CreateRegistrationResponse answers a registration request (§5.2.2) for
 // the credential named credentialIdentifier, which must stay the same at
 // every login.
 func (s *Server) CreateRegistrationResponse(request *RegistrationRequest, credentialIdentifier []byte) (*RegistrationResponse, error) {
-	resp, err := s.s.CreateRegistrationResponse(request.m, credentialIdentifier)
-	if err != nil {
-		return nil, err
-	}
-	return &RegistrationResponse{resp}, nil
+	resp, err := inner(s).CreateRegistrationResponse(inner(request), credentialIdentifier)
+	return wrap[RegistrationResponse](resp, err)
 }
 
 // ServerState is the server's state between GenerateKE2 and ServerFinish
 // (ServerAkeState, §6.4).
-type ServerState struct{ st *protocol.ServerState }
+type ServerState struct{ p *protocol.ServerState }
 
-// GenerateKE2 answers a login (§6.2.2): CreateCredentialResponse (§6.3.2.2)
-// evaluates the OPRF and masks server_public_key || envelope, then
-// AuthServerRespond (§6.4.4) runs 3DH. It reads masking_nonce, server_nonce
-// and server_keyshare_seed from rand, in that order. For an unknown client,
-// pass a fake record (NewFakeRecord). Empty identities default to the
-// public keys.
-func (s *Server) GenerateKE2(rand io.Reader, serverIdentity []byte, record *RegistrationRecord, credentialIdentifier, clientIdentity []byte, ke1 *KE1) (*ServerState, *KE2, error) {
-	st, ke2, err := s.s.GenerateKE2(rand, serverIdentity, record.m, credentialIdentifier, clientIdentity, ke1.m)
+// GenerateKE2 answers a login (§6.2.2) for the client whose record is
+// stored under credentialIdentifier, with the identities of its
+// registration: CreateCredentialResponse (§6.3.2.2) evaluates the OPRF and
+// masks server_public_key || envelope, then AuthServerRespond (§6.4.4) runs
+// 3DH. It reads masking_nonce, server_nonce and server_keyshare_seed from
+// rand, in that order (nil means crypto/rand). For an unknown client, pass
+// a fake record (NewFakeRecord).
+func (s *Server) GenerateKE2(rand io.Reader, record *RegistrationRecord, credentialIdentifier []byte, ke1 *KE1, ids Identities) (*ServerState, *KE2, error) {
+	st, ke2, err := inner(s).GenerateKE2(rand, inner(record), credentialIdentifier, inner(ke1), protocol.Identities(ids))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -76,8 +115,11 @@ func (s *Server) GenerateKE2(rand io.Reader, serverIdentity []byte, record *Regi
 }
 
 // ServerFinish checks the client's MAC (AuthServerFinalize, §6.4.4) and
-// returns session_key, or ErrAuthFailed. A state finishes once.
-func (st *ServerState) ServerFinish(ke3 *KE3) ([]byte, error) { return st.st.ServerFinish(ke3.m) }
+// returns session_key, or ErrAuthFailed. A state finishes once, even on
+// error; after that, and for a zero ServerState, it fails with ErrState.
+func (st *ServerState) ServerFinish(ke3 *KE3) ([]byte, error) {
+	return inner(st).ServerFinish(inner(ke3))
+}
 
 // StoredRecord is kexlab's storage format for one registered client, used
 // by the uniform pake interface (it is not part of RFC 9807): the server
@@ -99,8 +141,12 @@ const (
 	storedRecordFixedSize = nsk + npk + nh + RegistrationRecordSize
 )
 
-// Bytes encodes r.
+// Bytes encodes r. It returns nil for a nil r, or one whose fields do not
+// have their sizes (which ParseStoredRecord could not decode).
 func (r *StoredRecord) Bytes() []byte {
+	if r == nil || inner(r.Record) == nil || len(r.Keys.PrivateKey) != nsk || len(r.Keys.PublicKey) != npk || len(r.Keys.OPRFSeed) != nh {
+		return nil
+	}
 	b := make([]byte, 0, storedRecordFixedSize+len(r.CredentialIdentifier))
 	b = append(append(append(b, r.Keys.PrivateKey...), r.Keys.PublicKey...), r.Keys.OPRFSeed...)
 	return append(append(b, r.Record.Bytes()...), r.CredentialIdentifier...)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 	"github.com/kexlab/kexlab/pake/pace/internal/suite"
 )
 
@@ -22,6 +23,7 @@ import (
 // pseudo-random function and the point encoding) — then PK = sk·G',
 // the decoding of the peer's PK and K = sk·PK_peer.
 func Unavoidable(rand io.Reader, m Mapping, iterations int) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	if iterations == 0 {
 		iterations = DefaultIterations
 	}

@@ -74,6 +74,7 @@ import (
 	"io"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 	"github.com/kexlab/kexlab/pake/pace/internal/suite"
 )
 
@@ -130,7 +131,10 @@ func NewChip(rand io.Reader, c Config, password []byte) (*Party, error) {
 	return newParty(rand, chip, c, password)
 }
 
+// newParty is NewTerminal and NewChip. The party draws its nonces and
+// ephemeral keys from rand when Next runs; a nil rand means crypto/rand.
 func newParty(rand io.Reader, r role, c Config, password []byte) (*Party, error) {
+	rand = sysrand.Or(rand)
 	cv, err := lookupCurve(c.Curve)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,13 @@
 //     different keys, and never panics; a party that rejected a message
 //     refuses further use;
 //   - parties used out of order fail with pake.ErrState;
+//   - a nil io.Reader means crypto/rand: Register, both parties (made
+//     directly and through pake.Preparer) and Floor (pake.Floorer) accept
+//     it, and the exchange completes with fresh, equal keys;
+//   - a nil or empty message at any step of the exchange is refused by
+//     the party receiving it with a typed error (one of the pake error
+//     values), without a panic, and that party is dead after; an all-zero
+//     message makes the exchange fail as a tampered one must;
 //   - an augmented scheme's server works from the record without the
 //     password;
 //   - parties made through pake.Preparer (where a scheme has it) behave
@@ -54,6 +61,8 @@ func Conformance(t *testing.T, s pake.Scheme) {
 	t.Run("wrong-password", func(t *testing.T) { testWrongPassword(t, s) })
 	t.Run("tamper", func(t *testing.T) { testTamper(t, s, record) })
 	t.Run("state", func(t *testing.T) { testState(t, s, record) })
+	t.Run("nil-rand", func(t *testing.T) { testNilRand(t, s) })
+	t.Run("empty-messages", func(t *testing.T) { testEmptyMessages(t, s, record) })
 }
 
 // sides starts the parties of one run. The server of an augmented scheme
@@ -105,15 +114,44 @@ func prepared(t *testing.T, s pake.Scheme, clientPW, record []byte) sides {
 // parties creates a client and a server for one run.
 func (sd sides) parties(t *testing.T) (pake.Party, pake.Party) {
 	t.Helper()
-	c, err := sd.client(rand.Reader)
+	return sd.partiesFrom(t, rand.Reader)
+}
+
+// partiesFrom creates a client and a server that draw their randomness
+// from r, turning a panic into a test failure.
+func (sd sides) partiesFrom(t *testing.T, r io.Reader) (c, sv pake.Party) {
+	t.Helper()
+	var err error
+	noPanic(t, "new client", func() { c, err = sd.client(r) })
 	if err != nil {
 		t.Fatalf("new client: %v", err)
 	}
-	sv, err := sd.server(rand.Reader)
+	noPanic(t, "new server", func() { sv, err = sd.server(r) })
 	if err != nil {
 		t.Fatalf("new server: %v", err)
 	}
 	return c, sv
+}
+
+// noPanic runs f, turning a panic into a fatal test failure.
+func noPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("%s: panic: %v", what, p)
+		}
+	}()
+	f()
+}
+
+// typed reports whether err is one of the pake error values.
+func typed(err error) bool {
+	for _, e := range []error{pake.ErrInvalidMessage, pake.ErrAuthFailed, pake.ErrState, pake.ErrInvalidParameter, pake.ErrRandom} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // run drives one exchange, turning a panic into a test failure.
@@ -155,7 +193,7 @@ func testHonest(t *testing.T, s pake.Scheme, record []byte) {
 			if m.From != pake.Role(i%2) {
 				t.Errorf("Info message %d (%s) from %v, but messages alternate from the client", i, m.Name, m.From)
 			}
-			if len(tr.Messages[i]) != m.Size {
+			if !m.Fits(len(tr.Messages[i])) {
 				t.Errorf("message %d (%s): %d bytes on the wire, Info says %d", i, m.Name, len(tr.Messages[i]), m.Size)
 			}
 			if m.StudySize <= 0 {
@@ -244,28 +282,37 @@ func testTamper(t *testing.T, s pake.Scheme, record []byte) {
 	sd := prepared(t, s, Honest.Password, record)
 	for i, msg := range info.Messages {
 		for _, mu := range mutations(msg.Size) {
-			c, sv := sd.parties(t)
-			var receiver pake.Party = sv
-			if msg.From == pake.Server {
-				receiver = c
-			}
-			hook := func(j int, _ pake.Role, m []byte) []byte {
-				if j == i {
-					return mu.f(m)
-				}
-				return m
-			}
-			what := fmt.Sprintf("message %d (%s): %s", i, msg.Name, mu.name)
-			kc, ks, _, err := run(t, c, sv, hook)
-			checkRejectedOrDifferent(t, info, what, kc, ks, err, false)
-			if err != nil && !receiver.Done() {
-				if _, err2 := receiver.Next(nil); !errors.Is(err2, pake.ErrState) && !errors.Is(err2, pake.ErrInvalidMessage) {
-					t.Errorf("%s: party used after a failure: got %v, want ErrState", what, err2)
-				}
-			}
+			tamper(t, info, sd, i, mu)
 			if t.Failed() {
 				return
 			}
+		}
+	}
+}
+
+// tamper runs one exchange in which message i is replaced by mu.f of it:
+// the run must fail with a typed error or end with different keys, and a
+// receiver that failed must refuse further use.
+func tamper(t *testing.T, info pake.Info, sd sides, i int, mu mutation) {
+	t.Helper()
+	msg := info.Messages[i]
+	c, sv := sd.parties(t)
+	var receiver pake.Party = sv
+	if msg.From == pake.Server {
+		receiver = c
+	}
+	hook := func(j int, _ pake.Role, m []byte) []byte {
+		if j == i {
+			return mu.f(m)
+		}
+		return m
+	}
+	what := fmt.Sprintf("message %d (%s): %s", i, msg.Name, mu.name)
+	kc, ks, _, err := run(t, c, sv, hook)
+	checkRejectedOrDifferent(t, info, what, kc, ks, err, false)
+	if err != nil && !receiver.Done() {
+		if _, err2 := receiver.Next(nil); !errors.Is(err2, pake.ErrState) && !errors.Is(err2, pake.ErrInvalidMessage) {
+			t.Errorf("%s: party used after a failure: got %v, want ErrState", what, err2)
 		}
 	}
 }
@@ -302,5 +349,84 @@ func testState(t *testing.T, s pake.Scheme, record []byte) {
 	c3, _ := sd.parties(t)
 	if _, err := c3.Next([]byte{1, 2, 3}); !errors.Is(err, pake.ErrInvalidMessage) && !errors.Is(err, pake.ErrState) {
 		t.Errorf("client.Next(non-nil) first: got %v, want ErrInvalidMessage or ErrState", err)
+	}
+}
+
+// testNilRand registers and runs an exchange with a nil io.Reader
+// everywhere, which must mean crypto/rand: both runs (direct and prepared)
+// end with equal keys, and the two runs with different ones.
+func testNilRand(t *testing.T, s pake.Scheme) {
+	info := s.Info()
+	var record []byte
+	var err error
+	noPanic(t, "Register(nil)", func() { record, err = s.Register(nil, Honest) })
+	if err != nil {
+		t.Fatalf("Register with a nil reader: %v", err)
+	}
+	if info.Augmented != (record != nil) {
+		t.Fatalf("Register with a nil reader: Augmented=%v but the record has %d bytes", info.Augmented, len(record))
+	}
+	var first []byte
+	for n, sd := range []sides{direct(s, Honest.Password, record), prepared(t, s, Honest.Password, record)} {
+		c, sv := sd.partiesFrom(t, nil)
+		kc, ks, _, err := run(t, c, sv, nil)
+		if err != nil {
+			t.Fatalf("run %d with a nil reader: %v", n, err)
+		}
+		if !bytes.Equal(kc, ks) || len(kc) == 0 {
+			t.Fatalf("run %d with a nil reader: keys differ\nclient %x\nserver %x", n, kc, ks)
+		}
+		if n == 1 && bytes.Equal(kc, first) {
+			t.Fatalf("two runs with a nil reader gave the same key %x: crypto/rand not used", kc)
+		}
+		first = kc
+	}
+	if f, ok := s.(pake.Floorer); ok {
+		noPanic(t, "Floor(nil)", func() { _, err = f.Floor(nil) })
+		if err != nil {
+			t.Errorf("Floor with a nil reader: %v", err)
+		}
+	}
+}
+
+// testEmptyMessages runs an honest exchange up to message i and gives the
+// party that should receive it a nil and an empty message instead: each
+// must be refused at once with a typed error, and the party must refuse
+// further use. An all-zero message of the declared size is not always
+// malformed (an encrypted nonce or share decrypts to something), so the
+// exchange goes on with it and must fail with a typed error, or, in a
+// scheme without key confirmation, end with different keys.
+func testEmptyMessages(t *testing.T, s pake.Scheme, record []byte) {
+	info := s.Info()
+	sd := prepared(t, s, Honest.Password, record)
+	for i, m := range info.Messages {
+		for _, bad := range []struct {
+			name string
+			msg  []byte
+		}{{"nil", nil}, {"empty", []byte{}}} {
+			what := fmt.Sprintf("message %d (%s) %s", i, m.Name, bad.name)
+			c, sv := sd.parties(t)
+			parties := [2]pake.Party{c, sv}
+			var in []byte
+			for j := 0; j <= i; j++ { // the honest messages 0..i; message i is dropped
+				var err error
+				noPanic(t, what, func() { in, err = parties[j%2].Next(in) })
+				if err != nil {
+					t.Fatalf("%s: honest message %d: %v", what, j, err)
+				}
+			}
+			receiver := parties[(i+1)%2]
+			var err error
+			noPanic(t, what, func() { _, err = receiver.Next(bad.msg) })
+			if !typed(err) {
+				t.Errorf("%s: got %v, want a typed error", what, err)
+				continue
+			}
+			noPanic(t, what+", then Next", func() { _, err = receiver.Next(nil) })
+			if !errors.Is(err, pake.ErrState) && !errors.Is(err, pake.ErrInvalidMessage) {
+				t.Errorf("%s: party used after refusing it: got %v, want ErrState", what, err)
+			}
+		}
+		tamper(t, info, sd, i, mutation{"all-zero", func(m []byte) []byte { return make([]byte, len(m)) }})
 	}
 }

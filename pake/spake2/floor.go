@@ -8,6 +8,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Unavoidable returns the primitive limit of one exchange whose parties
@@ -18,6 +19,7 @@ import (
 // (TableMult) and K = x·(pB − w·N) (ScalarMult); B mirrors it with M and N
 // exchanged. Password is the MHF of Section 3.2, once per party.
 func Unavoidable(rand io.Reader, mhf MHF) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	x, err1 := group.RandomScalar(rand)
 	w, err2 := group.RandomScalar(rand)
 	r, err3 := group.RandomScalar(rand)

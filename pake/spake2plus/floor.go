@@ -7,6 +7,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Unavoidable returns the primitive limit of one exchange with the
@@ -19,6 +20,7 @@ import (
 //	verifier: shareV = y·P + w0·N (ScalarBaseMult, TableMult, Add); decoding
 //	          shareP; shareP − w0·M (TableMult); Z = y·(...), V = y·L
 func Unavoidable(rand io.Reader) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	s := make([]*group.Scalar, 4)
 	for i := range s {
 		var err error

@@ -111,8 +111,14 @@ type Record struct {
 	L    []byte
 }
 
+// errNilRecord answers MarshalBinary and UnmarshalBinary on a nil *Record.
+var errNilRecord = fmt.Errorf("%w: nil record", pakeerr.ErrInvalidParameter)
+
 // MarshalBinary encodes r, after checking it as UnmarshalBinary would.
 func (r *Record) MarshalBinary() ([]byte, error) {
+	if r == nil {
+		return nil, errNilRecord
+	}
 	if len(r.Salt) != SaltSize || len(r.W0) != ScalarSize || len(r.L) != ShareSize {
 		return nil, fmt.Errorf("%w: record fields of %d, %d, %d bytes, want %d, %d, %d", pakeerr.ErrInvalidParameter,
 			len(r.Salt), len(r.W0), len(r.L), SaltSize, ScalarSize, ShareSize)
@@ -130,6 +136,9 @@ func (r *Record) MarshalBinary() ([]byte, error) {
 // point other than the identity. Anything else fails with
 // pakeerr.ErrInvalidParameter and leaves r unchanged.
 func (r *Record) UnmarshalBinary(b []byte) error {
+	if r == nil {
+		return errNilRecord
+	}
 	if len(b) != RecordSize {
 		return fmt.Errorf("%w: record is %d bytes, want %d", pakeerr.ErrInvalidParameter, len(b), RecordSize)
 	}

@@ -2,13 +2,13 @@ package srp
 
 import (
 	"bytes"
-	"crypto/rand"
 	"crypto/subtle"
 	"fmt"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group/modp"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Client is the client side of an SRP-6a exchange, a state machine driven
@@ -34,9 +34,7 @@ func NewClient(random io.Reader, p *Params, identity, password []byte) (*Client,
 	if len(password) == 0 {
 		return nil, errEmptyPassword
 	}
-	if random == nil {
-		random = rand.Reader
-	}
+	random = sysrand.Or(random)
 	a, err := modp.RandomExponent(random, modp.ExponentSize)
 	if err != nil {
 		return nil, err

@@ -2,11 +2,12 @@ package srp
 
 import (
 	"fmt"
-	"github.com/kexlab/kexlab/internal/floor"
 	"io"
 
+	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/group/modp"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Unavoidable returns the primitive limit of one exchange in p, with
@@ -19,8 +20,12 @@ import (
 //	        S = (A·v^u)^b
 //
 // The fixed-base table of g is built once, off the clock, as any
-// implementation may.
+// implementation may. A nil rand means crypto/rand.
 func Unavoidable(rand io.Reader, p *Params) (*floor.Floor, error) {
+	if p == nil {
+		return nil, errNoParams
+	}
+	rand = sysrand.Or(rand)
 	g := p.group
 	a, err1 := modp.RandomExponent(rand, modp.ExponentSize)
 	b, err2 := modp.RandomExponent(rand, modp.ExponentSize)

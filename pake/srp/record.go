@@ -2,11 +2,11 @@ package srp
 
 import (
 	"bytes"
-	"crypto/rand"
 	"fmt"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Record is what the server stores for a client, besides its identity I:
@@ -26,9 +26,7 @@ func Register(random io.Reader, p *Params, identity, password []byte) (*Record, 
 	if p == nil {
 		return nil, errNoParams
 	}
-	if random == nil {
-		random = rand.Reader
-	}
+	random = sysrand.Or(random)
 	salt := make([]byte, SaltSize)
 	for salt[0] == 0 { // public: may branch
 		if _, err := io.ReadFull(random, salt); err != nil {

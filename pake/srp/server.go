@@ -2,13 +2,13 @@ package srp
 
 import (
 	"bytes"
-	"crypto/rand"
 	"crypto/subtle"
 	"fmt"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group/modp"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Server is the server side of an SRP-6a exchange, working from the
@@ -42,9 +42,7 @@ func NewServer(random io.Reader, p *Params, identity []byte, r *Record) (*Server
 	if err != nil {
 		return nil, fmt.Errorf("%w: srp: record verifier: %v", pakeerr.ErrInvalidParameter, err)
 	}
-	if random == nil {
-		random = rand.Reader
-	}
+	random = sysrand.Or(random)
 	b, err := modp.RandomExponent(random, modp.ExponentSize)
 	if err != nil {
 		return nil, err

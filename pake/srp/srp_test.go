@@ -458,3 +458,15 @@ func TestRegisterSalt(t *testing.T) {
 		t.Errorf("two zero first bytes and a short reader: %x, %v", rec, err)
 	}
 }
+
+// TestNilRandom: a nil reader means crypto/rand everywhere, Unavoidable
+// included.
+func TestNilRandom(t *testing.T) {
+	p, _ := NewParams(1024, crypto.SHA256)
+	if f, err := Unavoidable(nil, p); err != nil || f.Online() != nil {
+		t.Errorf("Unavoidable(nil, p): %v", err)
+	}
+	if _, err := Unavoidable(nil, nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("Unavoidable with no parameters: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/kexlab/kexlab/internal/floor"
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 	"github.com/kexlab/kexlab/pake/dragonfly/internal/core"
 )
 
@@ -21,6 +22,7 @@ import (
 // whatever the round that found PWE, so that its time does not reveal the
 // password.
 func Unavoidable(rand io.Reader, huntAndPeck bool, opts *Options) (*floor.Floor, error) {
+	rand = sysrand.Or(rand)
 	s, err := group.RandomScalar(rand)
 	if err != nil {
 		return nil, fmt.Errorf("%w: sae: floor inputs", pakeerr.ErrRandom)

@@ -245,8 +245,13 @@ func mapToCurve(prk []byte, label string) (*group.Point, error) {
 	return core.MapToCurveSSWU(u)
 }
 
-// Bytes returns PT as x || y, for storage.
-func (pt *PT) Bytes() []byte { return core.EncodeElement(pt.p) }
+// Bytes returns PT as x || y, for storage (nil for a nil or zero PT).
+func (pt *PT) Bytes() []byte {
+	if pt == nil || pt.p == nil {
+		return nil
+	}
+	return core.EncodeElement(pt.p)
+}
 
 // ParsePT decodes a stored PT.
 func ParsePT(b []byte) (*PT, error) {
@@ -261,6 +266,9 @@ func ParsePT(b []byte) (*PT, error) {
 // val = HKDF-Extract(0^32, MAX(MAC-A, MAC-B) || MIN(MAC-A, MAC-B)),
 // val = val mod (r-1) + 1, PWE = val·PT.
 func (pt *PT) PWE(macA, macB MAC) (*group.Point, error) {
+	if pt == nil || pt.p == nil {
+		return nil, fmt.Errorf("%w: no PT (use DerivePT or ParsePT)", pakeerr.ErrInvalidParameter)
+	}
 	s, err := group.NewScalar().SetCanonicalBytes(pweScalar(macA, macB))
 	if err != nil {
 		return nil, err

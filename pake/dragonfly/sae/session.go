@@ -38,18 +38,34 @@ func ParseCommit(b []byte) (*Commit, error) {
 	return &Commit{c}, nil
 }
 
-// Bytes returns group || scalar || element.
+// Bytes returns group || scalar || element, nil for a nil or zero Commit
+// (only ParseCommit and a Session make commits).
 func (c *Commit) Bytes() []byte {
+	if c == nil || c.c == nil {
+		return nil
+	}
 	b := binary.LittleEndian.AppendUint16(make([]byte, 0, CommitSize), Group)
 	b = append(b, c.c.ScalarBytes()...)
 	return append(b, c.c.ElementBytes()...)
 }
 
-// Scalar returns the commit scalar, 32 octets.
-func (c *Commit) Scalar() []byte { return c.c.ScalarBytes() }
+// Scalar returns the commit scalar, 32 octets (nil for a nil or zero
+// Commit).
+func (c *Commit) Scalar() []byte {
+	if c == nil || c.c == nil {
+		return nil
+	}
+	return c.c.ScalarBytes()
+}
 
-// Element returns the commit element, x || y.
-func (c *Commit) Element() []byte { return c.c.ElementBytes() }
+// Element returns the commit element, x || y (nil for a nil or zero
+// Commit).
+func (c *Commit) Element() []byte {
+	if c == nil || c.c == nil {
+		return nil
+	}
+	return c.c.ElementBytes()
+}
 
 // Confirm is an SAE confirm: the Send-Confirm and Confirm fields of an SAE
 // Confirm message (§12.4.7.5).
@@ -68,8 +84,11 @@ func ParseConfirm(b []byte) (*Confirm, error) {
 	return c, nil
 }
 
-// Bytes returns send-confirm || confirm.
+// Bytes returns send-confirm || confirm, nil for a nil Confirm.
 func (c *Confirm) Bytes() []byte {
+	if c == nil {
+		return nil
+	}
 	b := binary.LittleEndian.AppendUint16(make([]byte, 0, ConfirmSize), c.SendConfirm)
 	return append(b, c.Confirm[:]...)
 }
@@ -88,7 +107,8 @@ type Session struct {
 }
 
 // NewSession starts a protocol instance on pwe, drawing rand and mask from
-// r (in that order, 48 bytes each) for its commit (§12.4.5.2).
+// r (in that order, 48 bytes each; nil means crypto/rand) for its commit
+// (§12.4.5.2). A nil pwe fails with pakeerr.ErrInvalidParameter.
 func NewSession(r io.Reader, pwe *group.Point) (*Session, error) {
 	rand, own, err := core.GenerateCommit(r, pwe)
 	if err != nil {

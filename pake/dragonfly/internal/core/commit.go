@@ -7,6 +7,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Sizes of the commit fields: a scalar modulo r, and an element encoded as
@@ -105,8 +106,13 @@ func randomAbove1(rand io.Reader) (*group.Scalar, error) {
 // Element = inverse(scalar-op(mask, PE)) = -(mask·PE), drawing again while the
 // scalar is less than 2 (RFC 7664 §3.3; IEEE 802.11-2020 §12.4.5.2, where
 // private is called rand). Randomness is read as private then mask, 48 bytes
-// each (group.RandomScalar).
+// each (group.RandomScalar); a nil rand means crypto/rand. A nil pe, or the
+// identity, fails with pakeerr.ErrInvalidParameter.
 func GenerateCommit(rand io.Reader, pe *group.Point) (private *group.Scalar, c *Commit, err error) {
+	if pe == nil || pe.IsIdentity() == 1 {
+		return nil, nil, fmt.Errorf("%w: no password element", pakeerr.ErrInvalidParameter)
+	}
+	rand = sysrand.Or(rand)
 	for {
 		private, err := randomAbove1(rand)
 		if err != nil {

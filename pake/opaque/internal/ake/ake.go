@@ -81,8 +81,23 @@ func DeriveDiffieHellmanKeyPair(seed []byte, withPublic bool) (sk *group.Scalar,
 	if err != nil || !withPublic {
 		return sk, nil, err
 	}
-	return sk, group.NewPoint().ScalarBaseMult(sk).BytesCompressed(), nil
+	return sk, PublicKey(sk), nil
 }
+
+// ParsePrivateKey is DeserializeScalar (RFC 9497 §4.3) of a private key
+// (§6.4.1): exactly 32 bytes, big-endian, in [1, n-1]. Anything else fails
+// with ErrInvalidParameter.
+func ParsePrivateKey(b []byte) (*group.Scalar, error) {
+	sk, err := group.NewScalar().SetCanonicalBytes(b)
+	if err != nil || sk.IsZero() == 1 {
+		return nil, fmt.Errorf("%w: opaque: invalid private key (want %d bytes, big-endian, in [1, n-1])", pakeerr.ErrInvalidParameter, group.ScalarSize)
+	}
+	return sk, nil
+}
+
+// PublicKey returns SerializeElement(sk·G), the public key of sk: the
+// compressed SEC 1 point (RFC 9497 §4.3).
+func PublicKey(sk *group.Scalar) []byte { return group.NewPoint().ScalarBaseMult(sk).BytesCompressed() }
 
 // DiffieHellman is DiffieHellman(k, B) (§6.4.1): SerializeElement(k·B). B
 // is a valid point other than the identity and k is non-zero, so in a

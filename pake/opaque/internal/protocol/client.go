@@ -9,6 +9,7 @@ import (
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
 	"github.com/kexlab/kexlab/pake/opaque/internal/envelope"
 )
@@ -36,7 +37,10 @@ type ClientRegistration struct {
 // CreateRegistrationRequest is §5.2.1: blinded_message from a blind read
 // from rand.
 func (c *Client) CreateRegistrationRequest(rand io.Reader, password []byte) (*ClientRegistration, *RegistrationRequest, error) {
-	r, blinded, err := oprf.Blind(rand, password)
+	if c == nil {
+		return nil, nil, errNoClient
+	}
+	r, blinded, err := oprf.Blind(sysrand.Or(rand), password)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -46,15 +50,19 @@ func (c *Client) CreateRegistrationRequest(rand io.Reader, password []byte) (*Cl
 
 // FinalizeRegistrationRequest is §5.2.3: randomized_password from the OPRF
 // output, then Store (§4.1.2) with an envelope_nonce read from rand. It
-// returns the record and export_key.
-func (st *ClientRegistration) FinalizeRegistrationRequest(rand io.Reader, response *RegistrationResponse, serverIdentity, clientIdentity []byte) (*RegistrationRecord, []byte, error) {
-	if st.blind == nil {
-		return nil, nil, fmt.Errorf("%w: opaque: registration already finalized", pakeerr.ErrState)
+// returns the record and export_key. The state is consumed even on error.
+func (st *ClientRegistration) FinalizeRegistrationRequest(rand io.Reader, response *RegistrationResponse, ids Identities) (*RegistrationRecord, []byte, error) {
+	if st == nil || st.blind == nil {
+		return nil, nil, stateError("registration not started, or already finalized")
 	}
-	blind := st.blind
-	st.blind = nil
-	if err := CheckIdentities(serverIdentity, clientIdentity); err != nil {
+	blind, password := st.blind, st.password
+	st.blind, st.password = nil, nil
+	defer clear(password)
+	if err := ids.Check(); err != nil {
 		return nil, nil, err
+	}
+	if response == nil {
+		return nil, nil, noMessage("RegistrationResponse")
 	}
 	z, err := element(response.evaluated, response.b[:Noe])
 	if err != nil {
@@ -64,15 +72,16 @@ func (st *ClientRegistration) FinalizeRegistrationRequest(rand io.Reader, respon
 	if _, err := element(response.serverKey, serverPublicKey); err != nil {
 		return nil, nil, err
 	}
-	rwd, err := st.cfg.randomizedPassword(st.password, blind, z)
+	rwd, err := st.cfg.randomizedPassword(password, blind, z)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer clear(rwd)
 	nonce := make([]byte, Nn)
-	if _, err := io.ReadFull(rand, nonce); err != nil {
+	if _, err := io.ReadFull(sysrand.Or(rand), nonce); err != nil {
 		return nil, nil, randomError(err)
 	}
-	env, clientPublicKey, exportKey, err := envelope.Store(rwd, nonce, serverPublicKey, serverIdentity, clientIdentity)
+	env, clientPublicKey, exportKey, err := envelope.Store(rwd, nonce, serverPublicKey, ids.Server, ids.Client)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,6 +96,7 @@ func (c *Config) randomizedPassword(password []byte, blind *group.Scalar, z *gro
 	if err != nil {
 		return nil, err
 	}
+	defer clear(out)
 	return RandomizedPassword(c.Stretch, out)
 }
 
@@ -103,6 +113,10 @@ type ClientState struct {
 // GenerateKE1 is §6.2.1: CreateCredentialRequest and AuthClientStart,
 // reading the blind, client_nonce and client_keyshare_seed from rand.
 func (c *Client) GenerateKE1(rand io.Reader, password []byte) (*ClientState, *KE1, error) {
+	if c == nil {
+		return nil, nil, errNoClient
+	}
+	rand = sysrand.Or(rand)
 	r, blinded, err := oprf.Blind(rand, password)
 	if err != nil {
 		return nil, nil, err
@@ -112,6 +126,7 @@ func (c *Client) GenerateKE1(rand io.Reader, password []byte) (*ClientState, *KE
 		return nil, nil, randomError(err)
 	}
 	secret, keyshare, err := ake.DeriveDiffieHellmanKeyPair(nonceSeed[Nn:], true)
+	clear(nonceSeed[Nn:])
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,15 +137,21 @@ func (c *Client) GenerateKE1(rand io.Reader, password []byte) (*ClientState, *KE
 
 // GenerateKE3 is §6.2.3: RecoverCredentials (§6.3.2.3, with Recover of
 // §4.1.3), then AuthClientFinalize (§6.4.3), which checks server_mac in
-// constant time. It returns KE3, session_key and export_key.
-func (st *ClientState) GenerateKE3(clientIdentity, serverIdentity []byte, ke2 *KE2) (ke3 *KE3, sessionKey, exportKey []byte, err error) {
-	if st.blind == nil {
-		return nil, nil, nil, fmt.Errorf("%w: opaque: login already finished", pakeerr.ErrState)
+// constant time. It returns KE3, session_key and export_key. The state is
+// consumed even on error.
+func (st *ClientState) GenerateKE3(ke2 *KE2, ids Identities) (ke3 *KE3, sessionKey, exportKey []byte, err error) {
+	if st == nil || st.blind == nil {
+		return nil, nil, nil, stateError("login not started, or already finished")
 	}
-	blind := st.blind
-	st.blind = nil
-	if err := CheckIdentities(serverIdentity, clientIdentity); err != nil {
+	blind, password, secret := st.blind, st.password, st.secret
+	st.blind, st.password, st.secret = nil, nil, nil
+	defer clear(password)
+	defer secret.Set(group.NewScalar())
+	if err := ids.Check(); err != nil {
 		return nil, nil, nil, err
+	}
+	if ke2 == nil {
+		return nil, nil, nil, noMessage("KE2")
 	}
 	z, err := element(ke2.evaluated, ke2.b[:Noe])
 	if err != nil {
@@ -140,23 +161,27 @@ func (st *ClientState) GenerateKE3(clientIdentity, serverIdentity []byte, ke2 *K
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rwd, err := st.cfg.randomizedPassword(st.password, blind, z)
+	rwd, err := st.cfg.randomizedPassword(password, blind, z)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	defer clear(rwd)
 
-	rec, err := envelope.RecoverCredentials(rwd, ke2.b[ke2MaskingNonce:ke2MaskedResponse], ke2.b[ke2MaskedResponse:ke2ServerNonce], serverIdentity, clientIdentity)
+	rec, err := envelope.RecoverCredentials(rwd, ke2.b[ke2MaskingNonce:ke2MaskedResponse], ke2.b[ke2MaskedResponse:ke2ServerNonce], ids.Server, ids.Client)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 
 	// AuthClientFinalize (§6.4.3).
-	ikm, err := ake.TripleDH([3]*group.Scalar{st.secret, st.secret, rec.ClientPrivateKey}, [3]*group.Point{serverKeyshare, rec.ServerPublicKey, serverKeyshare})
+	defer rec.ClientPrivateKey.Set(group.NewScalar())
+	ikm, err := ake.TripleDH([3]*group.Scalar{secret, secret, rec.ClientPrivateKey}, [3]*group.Point{serverKeyshare, rec.ServerPublicKey, serverKeyshare})
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	defer clear(ikm)
 	serverMAC, clientMAC, sessionKey := ake.KeySchedule(st.cfg.Context, rec.ClientIdentity, st.ke1, rec.ServerIdentity, ke2.b[:ke2ServerMAC], ikm)
 	if !hmac.Equal(serverMAC, ke2.b[ke2ServerMAC:]) {
+		clear(sessionKey)
 		return nil, nil, nil, fmt.Errorf("%w: opaque: server MAC mismatch", pakeerr.ErrAuthFailed)
 	}
 	return &KE3{b: clientMAC}, sessionKey, rec.ExportKey, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/oprf"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // The wire structures of RFC 9807 §5.1 and §6.1. Each is a fixed-size
@@ -71,6 +72,7 @@ func ParseRegistrationRecord(b []byte) (*RegistrationRecord, error) {
 // public key (a random scalar times G), a random masking_key and an
 // all-zero envelope.
 func NewFakeRecord(rand io.Reader) (*RegistrationRecord, error) {
+	rand = sysrand.Or(rand)
 	sk, err := group.RandomScalar(rand)
 	if err != nil {
 		return nil, randomError(err)
@@ -169,6 +171,9 @@ func parse(name string, b []byte, size int, elements ...int) ([]byte, []*group.P
 	}
 	return bytes.Clone(b), points, nil
 }
+
+// noMessage is the error for a nil message given to a protocol function.
+func noMessage(name string) error { return invalidMessage("no %s (nil message)", name) }
 
 // element returns a message's decoded point, or decodes enc for a message
 // that was built locally rather than parsed.

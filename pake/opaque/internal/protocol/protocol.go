@@ -4,7 +4,8 @@
 // CreateRegistrationResponse and FinalizeRegistrationRequest (§5.2),
 // GenerateKE1, GenerateKE2, GenerateKE3 and ServerFinish (§6.2), with the
 // credential retrieval of §6.3 (OPRF, key stretching, masking) and the fake
-// record of §6.3.2.2. It holds the RFC 9807 Appendix D test vectors.
+// record of §6.3.2.2. Package vectors replays the RFC 9807 Appendix D test
+// vectors through it.
 //
 // It builds on internal/oprf (RFC 9497), internal/envelope (§4, §6.3.2)
 // and internal/ake (§6.4). Package opaque is its documented API: it adds
@@ -82,14 +83,22 @@ func RandomizedPassword(stretch func([]byte) ([]byte, error), oprfOutput []byte)
 	if err != nil {
 		return nil, fmt.Errorf("%w: opaque: key stretching: %v", pakeerr.ErrInvalidParameter, err)
 	}
-	return ake.Extract(append(bytes.Clone(oprfOutput), stretched...)), nil
+	ikm := append(bytes.Clone(oprfOutput), stretched...)
+	defer clear(ikm)
+	clear(stretched)
+	return ake.Extract(ikm), nil
 }
 
-// CheckIdentities rejects identities too long for their two-byte length
-// prefix. An empty identity means "not specified" (§4): the public key
-// stands in for it.
-func CheckIdentities(ids ...[]byte) error {
-	for _, id := range ids {
+// Identities are client_identity and server_identity (§4, §6.4.2), in
+// every call that binds them. A nil or empty identity is "not specified"
+// and defaults to the party's public key (§4).
+type Identities struct {
+	Client, Server []byte
+}
+
+// Check rejects identities too long for their two-byte length prefix.
+func (ids Identities) Check() error {
+	for _, id := range [][]byte{ids.Client, ids.Server} {
 		if len(id) > MaxLen {
 			return fmt.Errorf("%w: opaque: identity of %d bytes", pakeerr.ErrInvalidParameter, len(id))
 		}
@@ -97,9 +106,25 @@ func CheckIdentities(ids ...[]byte) error {
 	return nil
 }
 
+// Clone returns a copy of ids that does not alias the caller's slices.
+func (ids Identities) Clone() Identities {
+	return Identities{Client: bytes.Clone(ids.Client), Server: bytes.Clone(ids.Server)}
+}
+
 func invalidMessage(format string, args ...any) error {
 	return fmt.Errorf("%w: opaque: "+format, append([]any{pakeerr.ErrInvalidMessage}, args...)...)
 }
+
+func stateError(what string) error {
+	return fmt.Errorf("%w: opaque: %s", pakeerr.ErrState, what)
+}
+
+// errNoServer and errNoClient answer a method called on a nil or zero-value
+// Server or Client, one not made by NewServer or NewClient.
+var (
+	errNoServer = fmt.Errorf("%w: opaque: server not created by NewServer", pakeerr.ErrInvalidParameter)
+	errNoClient = fmt.Errorf("%w: opaque: client not created by NewClient", pakeerr.ErrInvalidParameter)
+)
 
 func randomError(err error) error {
 	return fmt.Errorf("%w: opaque: %v", pakeerr.ErrRandom, err)

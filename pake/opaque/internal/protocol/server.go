@@ -9,6 +9,7 @@ import (
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/oprf"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 	"github.com/kexlab/kexlab/pake/opaque/internal/ake"
 	"github.com/kexlab/kexlab/pake/opaque/internal/envelope"
 )
@@ -18,14 +19,26 @@ import (
 // from rand.
 func GenerateServerKeys(rand io.Reader) (privateKey, publicKey, oprfSeed []byte, err error) {
 	b := make([]byte, Nseed+Nh)
-	if _, err := io.ReadFull(rand, b); err != nil {
+	if _, err := io.ReadFull(sysrand.Or(rand), b); err != nil {
 		return nil, nil, nil, randomError(err)
 	}
 	sk, pk, err := ake.DeriveDiffieHellmanKeyPair(b[:Nseed], true)
+	clear(b[:Nseed])
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	return sk.Bytes(), pk, b[Nseed:], nil
+}
+
+// PublicKey returns server_public_key for server_private_key, after
+// checking it as NewServer does.
+func PublicKey(privateKey []byte) ([]byte, error) {
+	sk, err := ake.ParsePrivateKey(privateKey)
+	if err != nil {
+		return nil, err
+	}
+	defer sk.Set(group.NewScalar())
+	return ake.PublicKey(sk), nil
 }
 
 // Server runs the server side of registration and login for one context
@@ -38,19 +51,23 @@ type Server struct {
 }
 
 // NewServer checks the context, that privateKey is a non-zero scalar below
-// n, that publicKey is a valid point (trusted to be privateKey·G) and the
-// size of oprfSeed, and returns a server with copies of them.
+// n, that publicKey is a valid point and equals privateKey·G, and the size
+// of oprfSeed, and returns a server with copies of them. Errors wrap
+// ErrInvalidParameter.
 func NewServer(context, privateKey, publicKey, oprfSeed []byte) (*Server, error) {
 	context, err := cloneContext(context)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := group.NewScalar().SetCanonicalBytes(privateKey)
-	if err != nil || sk.IsZero() == 1 {
-		return nil, fmt.Errorf("%w: opaque: invalid server private key", pakeerr.ErrInvalidParameter)
+	sk, err := ake.ParsePrivateKey(privateKey)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := oprf.DeserializeElement(publicKey); err != nil {
-		return nil, fmt.Errorf("%w: opaque: invalid server public key", pakeerr.ErrInvalidParameter)
+		return nil, fmt.Errorf("%w: opaque: invalid server public key (want a %d-byte compressed point)", pakeerr.ErrInvalidParameter, Npk)
+	}
+	if !bytes.Equal(ake.PublicKey(sk), publicKey) {
+		return nil, fmt.Errorf("%w: opaque: server public key does not match the private key", pakeerr.ErrInvalidParameter)
 	}
 	if len(oprfSeed) != Nh {
 		return nil, fmt.Errorf("%w: opaque: oprf_seed of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(oprfSeed), Nh)
@@ -59,7 +76,12 @@ func NewServer(context, privateKey, publicKey, oprfSeed []byte) (*Server, error)
 }
 
 // PublicKey returns server_public_key.
-func (s *Server) PublicKey() []byte { return bytes.Clone(s.pk) }
+func (s *Server) PublicKey() []byte {
+	if s == nil {
+		return nil
+	}
+	return bytes.Clone(s.pk)
+}
 
 // OPRFKey derives the per-credential OPRF key (§5.2.2):
 // DeriveKeyPair(Expand(oprf_seed, credential_identifier || "OprfKey", Nok),
@@ -81,6 +103,12 @@ func (s *Server) evaluate(blinded *group.Point, credentialIdentifier []byte) ([]
 
 // CreateRegistrationResponse is §5.2.2.
 func (s *Server) CreateRegistrationResponse(request *RegistrationRequest, credentialIdentifier []byte) (*RegistrationResponse, error) {
+	if s == nil {
+		return nil, errNoServer
+	}
+	if request == nil {
+		return nil, noMessage("RegistrationRequest")
+	}
 	blinded, err := element(request.blinded, request.b)
 	if err != nil {
 		return nil, err
@@ -102,9 +130,18 @@ type ServerState struct {
 // GenerateKE2 is §6.2.2: CreateCredentialResponse (§6.3.2.2), then
 // AuthServerRespond (§6.4.4), reading masking_nonce, server_nonce and
 // server_keyshare_seed from rand.
-func (s *Server) GenerateKE2(rand io.Reader, serverIdentity []byte, record *RegistrationRecord, credentialIdentifier, clientIdentity []byte, ke1 *KE1) (*ServerState, *KE2, error) {
-	if err := CheckIdentities(serverIdentity, clientIdentity); err != nil {
+func (s *Server) GenerateKE2(rand io.Reader, record *RegistrationRecord, credentialIdentifier []byte, ke1 *KE1, ids Identities) (*ServerState, *KE2, error) {
+	if s == nil {
+		return nil, nil, errNoServer
+	}
+	if err := ids.Check(); err != nil {
 		return nil, nil, err
+	}
+	if record == nil {
+		return nil, nil, fmt.Errorf("%w: opaque: no registration record", pakeerr.ErrInvalidParameter)
+	}
+	if ke1 == nil {
+		return nil, nil, noMessage("KE1")
 	}
 	blinded, err := element(ke1.blinded, ke1.b[:Noe])
 	if err != nil {
@@ -123,7 +160,7 @@ func (s *Server) GenerateKE2(rand io.Reader, serverIdentity []byte, record *Regi
 		return nil, nil, err
 	}
 	random := make([]byte, 3*Nn)
-	if _, err := io.ReadFull(rand, random); err != nil {
+	if _, err := io.ReadFull(sysrand.Or(rand), random); err != nil {
 		return nil, nil, randomError(err)
 	}
 	maskingNonce, serverNonce, keyshareSeed := random[:Nn], random[Nn:2*Nn], random[2*Nn:]
@@ -136,16 +173,19 @@ func (s *Server) GenerateKE2(rand io.Reader, serverIdentity []byte, record *Regi
 
 	// AuthServerRespond.
 	secret, keyshare, err := ake.DeriveDiffieHellmanKeyPair(keyshareSeed, true)
+	clear(keyshareSeed)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer secret.Set(group.NewScalar())
 	b = append(append(b, serverNonce...), keyshare...)
 	ikm, err := ake.TripleDH([3]*group.Scalar{secret, s.sk, secret}, [3]*group.Point{clientKeyshare, clientKeyshare, clientKey})
 	if err != nil {
 		return nil, nil, err
 	}
-	clientIdentity = envelope.DefaultIdentity(clientIdentity, record.ClientPublicKey())
-	serverIdentity = envelope.DefaultIdentity(serverIdentity, s.pk)
+	defer clear(ikm)
+	clientIdentity := envelope.DefaultIdentity(ids.Client, record.ClientPublicKey())
+	serverIdentity := envelope.DefaultIdentity(ids.Server, s.pk)
 	serverMAC, clientMAC, sessionKey := ake.KeySchedule(s.context, clientIdentity, ke1.b, serverIdentity, b, ikm)
 	b = append(b, serverMAC...)
 	return &ServerState{expectedClientMAC: clientMAC, sessionKey: sessionKey}, &KE2{b: b}, nil
@@ -154,12 +194,17 @@ func (s *Server) GenerateKE2(rand io.Reader, serverIdentity []byte, record *Regi
 // ServerFinish is AuthServerFinalize (§6.4.4): it checks client_mac in
 // constant time and returns session_key.
 func (st *ServerState) ServerFinish(ke3 *KE3) ([]byte, error) {
-	if st.sessionKey == nil {
-		return nil, fmt.Errorf("%w: opaque: login already finished", pakeerr.ErrState)
+	if st == nil || st.sessionKey == nil {
+		return nil, stateError("login not started, or already finished")
 	}
 	key, want := st.sessionKey, st.expectedClientMAC
 	st.sessionKey, st.expectedClientMAC = nil, nil
+	if ke3 == nil {
+		clear(key)
+		return nil, noMessage("KE3")
+	}
 	if !hmac.Equal(ke3.b, want) {
+		clear(key)
 		return nil, fmt.Errorf("%w: opaque: client MAC mismatch", pakeerr.ErrAuthFailed)
 	}
 	return key, nil

@@ -1,4 +1,10 @@
-package protocol
+// Package vectors holds the P-256 test vectors of RFC 9807 Appendix D
+// (D.1.5, D.1.6 real, D.2.3 fake) and replays them through package
+// protocol as known-answer tests compiled into the binary. The server's
+// key pair is imported from its private key alone (protocol.PublicKey)
+// and must give the vector's public key, as another implementation's
+// keys would be.
+package vectors
 
 import (
 	"bytes"
@@ -8,6 +14,7 @@ import (
 	"fmt"
 
 	"github.com/kexlab/kexlab/internal/kat"
+	"github.com/kexlab/kexlab/pake/opaque/internal/protocol"
 )
 
 // vectorsJSON holds the P-256 entries of poc/vectors/vectors.json of
@@ -87,38 +94,45 @@ func runVector(v vector) error {
 		return fmt.Errorf("unsupported configuration %v", v.Config)
 	}
 	in, out := &hexMap{m: v.Inputs}, &hexMap{m: v.Outputs}
-	cfg := Config{Context: (&hexMap{m: v.Config}).get("Context"), Stretch: Identity}
-	sk, pk, seed := in.get("server_private_key"), in.get("server_public_key"), in.get("oprf_seed")
-	clientID, serverID, credID := in.get("client_identity"), in.get("server_identity"), in.get("credential_identifier")
+	cfg := protocol.Config{Context: (&hexMap{m: v.Config}).get("Context"), Stretch: Identity}
+	sk, seed := in.get("server_private_key"), in.get("oprf_seed")
+	ids, credID := protocol.Identities{Client: in.get("client_identity"), Server: in.get("server_identity")}, in.get("credential_identifier")
 	ke2Random := replay(in.get("masking_nonce"), in.get("server_nonce"), in.get("server_keyshare_seed"))
 	if in.err != nil {
 		return in.err
 	}
-	server, err := NewServer(cfg.Context, sk, pk, seed)
+	pk, err := protocol.PublicKey(sk)
+	if err != nil {
+		return err
+	}
+	if err := check("server_public_key from server_private_key", pk, in.get("server_public_key")); err != nil {
+		return err
+	}
+	server, err := protocol.NewServer(cfg.Context, sk, pk, seed)
 	if err != nil {
 		return err
 	}
 
 	if v.Config["Fake"] == "True" {
-		ke1, err := ParseKE1(in.get("KE1"))
+		ke1, err := protocol.ParseKE1(in.get("KE1"))
 		if err != nil {
 			return err
 		}
-		record, err := NewFakeRecord(replay(scalarReplay(in.get("client_private_key")), in.get("masking_key")))
+		record, err := protocol.NewFakeRecord(replay(scalarReplay(in.get("client_private_key")), in.get("masking_key")))
 		if err != nil {
 			return err
 		}
 		if err := check("fake client_public_key", record.ClientPublicKey(), in.get("client_public_key")); err != nil {
 			return err
 		}
-		_, ke2, err := server.GenerateKE2(ke2Random, serverID, record, credID, clientID, ke1)
+		_, ke2, err := server.GenerateKE2(ke2Random, record, credID, ke1, ids)
 		if err != nil {
 			return err
 		}
 		return check("KE2", ke2.Bytes(), out.get("KE2"))
 	}
 
-	client, err := NewClient(cfg)
+	client, err := protocol.NewClient(cfg)
 	if err != nil {
 		return err
 	}
@@ -131,7 +145,7 @@ func runVector(v vector) error {
 	if err != nil {
 		return err
 	}
-	record, regExportKey, err := reg.FinalizeRegistrationRequest(replay(in.get("envelope_nonce")), resp, serverID, clientID)
+	record, regExportKey, err := reg.FinalizeRegistrationRequest(replay(in.get("envelope_nonce")), resp, ids)
 	if err != nil {
 		return err
 	}
@@ -139,11 +153,11 @@ func runVector(v vector) error {
 	if err != nil {
 		return err
 	}
-	sst, ke2, err := server.GenerateKE2(ke2Random, serverID, record, credID, clientID, ke1)
+	sst, ke2, err := server.GenerateKE2(ke2Random, record, credID, ke1, ids)
 	if err != nil {
 		return err
 	}
-	ke3, clientKey, exportKey, err := st.GenerateKE3(clientID, serverID, ke2)
+	ke3, clientKey, exportKey, err := st.GenerateKE3(ke2, ids)
 	if err != nil {
 		return err
 	}

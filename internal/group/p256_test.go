@@ -28,20 +28,7 @@ var (
 // ECDH shared secret (x of private·public) must match the file, which
 // exercises ScalarMult on the edge-case points.
 func TestWycheproofPoints(t *testing.T) {
-	var f struct {
-		TestGroups []struct {
-			Curve string `json:"curve"`
-			Tests []struct {
-				TcID    int      `json:"tcId"`
-				Comment string   `json:"comment"`
-				Flags   []string `json:"flags"`
-				Public  string   `json:"public"`
-				Private string   `json:"private"`
-				Shared  string   `json:"shared"`
-				Result  string   `json:"result"`
-			} `json:"tests"`
-		} `json:"testGroups"`
-	}
+	var f testvec.ECDHFile
 	testvec.JSON(t, "wycheproof/ecdh_secp256r1_ecpoint_test.json", &f)
 	counts := map[string]int{}
 	for _, g := range f.TestGroups {

@@ -82,22 +82,7 @@ func parseP256SPKI(der []byte) (*Point, error) {
 //     compressed points): either refused with a typed error or accepted
 //     with the file's shared secret.
 func TestWycheproofECDHSPKI(t *testing.T) {
-	var f struct {
-		NumberOfTests int `json:"numberOfTests"`
-		TestGroups    []struct {
-			Curve    string `json:"curve"`
-			Encoding string `json:"encoding"`
-			Tests    []struct {
-				TcID    int      `json:"tcId"`
-				Comment string   `json:"comment"`
-				Flags   []string `json:"flags"`
-				Public  string   `json:"public"`
-				Private string   `json:"private"`
-				Shared  string   `json:"shared"`
-				Result  string   `json:"result"`
-			} `json:"tests"`
-		} `json:"testGroups"`
-	}
+	var f testvec.ECDHFile
 	testvec.JSON(t, "wycheproof/ecdh_secp256r1_test.json", &f)
 	checked := 0
 	outcomes := map[string]int{} // "result: outcome"

@@ -52,3 +52,23 @@ func JSON(t testing.TB, rel string, v any) {
 		t.Fatalf("testvec: %s: %v", rel, err)
 	}
 }
+
+// ECDHFile is the layout of Wycheproof's ecdh_*_test.json files (schema
+// ecdh_test_schema_v1 and ecdh_ecpoint_test_schema_v1); byte strings are
+// hex.
+type ECDHFile struct {
+	NumberOfTests int `json:"numberOfTests"`
+	TestGroups    []struct {
+		Curve    string `json:"curve"`
+		Encoding string `json:"encoding"`
+		Tests    []struct {
+			TcID    int      `json:"tcId"`
+			Comment string   `json:"comment"`
+			Flags   []string `json:"flags"`
+			Public  string   `json:"public"`
+			Private string   `json:"private"`
+			Shared  string   `json:"shared"`
+			Result  string   `json:"result"`
+		} `json:"tests"`
+	} `json:"testGroups"`
+}

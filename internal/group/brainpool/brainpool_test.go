@@ -345,22 +345,7 @@ func ecdh(priv []byte, pub *Point) ([]byte, error) {
 //     explicit curve parameters (UnnamedCurve), which this parser refuses
 //     by design, are rejected, which the test records.
 func TestWycheproofECDH(t *testing.T) {
-	var f struct {
-		NumberOfTests int `json:"numberOfTests"`
-		TestGroups    []struct {
-			Curve    string `json:"curve"`
-			Encoding string `json:"encoding"`
-			Tests    []struct {
-				TcID    int      `json:"tcId"`
-				Comment string   `json:"comment"`
-				Flags   []string `json:"flags"`
-				Public  string   `json:"public"`
-				Private string   `json:"private"`
-				Shared  string   `json:"shared"`
-				Result  string   `json:"result"`
-			} `json:"tests"`
-		} `json:"testGroups"`
-	}
+	var f testvec.ECDHFile
 	testvec.JSON(t, "wycheproof/ecdh_brainpoolP256r1_test.json", &f)
 	var n, accepted, rejectedAcceptable int
 	for _, g := range f.TestGroups {

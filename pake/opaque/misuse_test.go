@@ -253,3 +253,52 @@ func TestIdentitiesSwapped(t *testing.T) {
 	_, _, _, err := f.login(pw, nil)
 	wantErr(t, "login with swapped identities", err, pakeerr.ErrAuthFailed)
 }
+
+// TestServerStateMarshal finishes a login from a marshalled server state,
+// and refuses a state of the wrong length or one that has finished.
+func TestServerStateMarshal(t *testing.T) {
+	cfg := Config{KSF: Identity}
+	client, err := NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := GenerateServerKeys(nil)
+	server, err := NewServer(cfg, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, pw := []byte("alice"), []byte("pw")
+	reg, req, _ := client.CreateRegistrationRequest(nil, pw)
+	resp, _ := server.CreateRegistrationResponse(req, id)
+	rec, _, err := reg.FinalizeRegistrationRequest(nil, resp, Identities{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, ke1, _ := client.GenerateKE1(nil, pw)
+	ss, ke2, err := server.GenerateKE2(nil, rec, id, ke1, Identities{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ss.MarshalBinary()
+	if err != nil || len(b) != 64 {
+		t.Fatalf("MarshalBinary: %d bytes, %v", len(b), err)
+	}
+	restored, err := UnmarshalServerState(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ke3, kc, _, err := cs.GenerateKE3(ke2, Identities{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := restored.ServerFinish(ke3)
+	if err != nil || !bytes.Equal(kc, ks) {
+		t.Fatalf("ServerFinish from a restored state: %v", err)
+	}
+	if _, err := restored.MarshalBinary(); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("MarshalBinary after finishing: %v", err)
+	}
+	if _, err := UnmarshalServerState(b[:63]); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("63-byte state: %v", err)
+	}
+}

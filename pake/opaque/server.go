@@ -169,3 +169,16 @@ func ParseStoredRecord(b []byte) (*StoredRecord, error) {
 		CredentialIdentifier: b[storedRecordFixedSize:],
 	}, nil
 }
+
+// MarshalBinary encodes the state between GenerateKE2 and ServerFinish
+// (expected_client_mac || session_key, 64 bytes), so that another process
+// can finish the login (UnmarshalServerState). The encoding holds the
+// session key: keep it secret and short-lived. It fails with ErrState once
+// the state has finished.
+func (st *ServerState) MarshalBinary() ([]byte, error) { return inner(st).MarshalBinary() }
+
+// UnmarshalServerState restores a ServerState from MarshalBinary's
+// encoding; a wrong length fails with ErrInvalidParameter.
+func UnmarshalServerState(b []byte) (*ServerState, error) {
+	return wrap[ServerState](protocol.UnmarshalServerState(b))
+}

@@ -122,3 +122,31 @@ func (s *Server) fail(err error) error {
 	s.key, s.m1, s.m2 = nil, nil, nil
 	return err
 }
+
+// MarshalBinary encodes the server's state between message 2 and message 3
+// — the M1 it expects, its M2 and K, each HashSize bytes — so that another
+// process can finish the exchange (ResumeServer). The encoding holds the
+// session key: keep it secret and short-lived. It fails with an error
+// wrapping pakeerr.ErrState in any other state.
+func (s *Server) MarshalBinary() ([]byte, error) {
+	if s == nil || s.p == nil || s.state != stateConfirm {
+		return nil, fmt.Errorf("%w: srp: no exchange waiting for M1", pakeerr.ErrState)
+	}
+	return append(append(bytes.Clone(s.m1), s.m2...), s.key...), nil
+}
+
+// ResumeServer restores a server from MarshalBinary's encoding for p; its
+// next Next call takes message 3. A state of the wrong length fails with an
+// error wrapping pakeerr.ErrInvalidParameter.
+func ResumeServer(p *Params, state []byte) (*Server, error) {
+	if p == nil {
+		return nil, errNoParams
+	}
+	h := p.HashSize()
+	if len(state) != 3*h {
+		return nil, fmt.Errorf("%w: srp: server state of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(state), 3*h)
+	}
+	s := &Server{p: p, m1: bytes.Clone(state[:h]), m2: bytes.Clone(state[h : 2*h])}
+	s.key, s.state = bytes.Clone(state[2*h:]), stateConfirm
+	return s, nil
+}

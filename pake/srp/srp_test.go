@@ -470,3 +470,46 @@ func TestNilRandom(t *testing.T) {
 		t.Errorf("Unavoidable with no parameters: %v", err)
 	}
 }
+
+// TestResumeServer finishes an exchange on a server restored from
+// MarshalBinary, and refuses states of the wrong phase or length.
+func TestResumeServer(t *testing.T) {
+	p, rec := testParams(t)
+	c, _ := NewClient(nil, p, testID, testPW)
+	s, _ := NewServer(nil, p, testID, rec)
+	if _, err := s.MarshalBinary(); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("MarshalBinary before message 1: %v", err)
+	}
+	m1, _ := c.Next(nil)
+	m2, err := s.Next(m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := s.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ResumeServer(p, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m3, _ := c.Next(m2)
+	m4, err := r.Next(m3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Next(m4); err != nil {
+		t.Fatal(err)
+	}
+	kc, _ := c.SessionKey()
+	ks, _ := r.SessionKey()
+	if !bytes.Equal(kc, ks) {
+		t.Fatal("keys differ after resuming")
+	}
+	if _, err := r.MarshalBinary(); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("MarshalBinary when done: %v", err)
+	}
+	if _, err := ResumeServer(p, state[1:]); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("short state: %v", err)
+	}
+}

@@ -209,3 +209,26 @@ func (st *ServerState) ServerFinish(ke3 *KE3) ([]byte, error) {
 	}
 	return key, nil
 }
+
+// ServerStateSize is the length of a marshalled ServerState:
+// expected_client_mac (Nm) || session_key (Nx).
+const ServerStateSize = 2 * 32
+
+// MarshalBinary returns expected_client_mac || session_key, so that a
+// server can keep the state between GenerateKE2 and ServerFinish outside
+// its memory (a database shared by several instances). The encoding is
+// secret: session_key is in it. It fails with ErrState once finished.
+func (st *ServerState) MarshalBinary() ([]byte, error) {
+	if st == nil || st.sessionKey == nil {
+		return nil, stateError("login not started, or already finished")
+	}
+	return append(append(make([]byte, 0, ServerStateSize), st.expectedClientMAC...), st.sessionKey...), nil
+}
+
+// UnmarshalServerState restores MarshalBinary's encoding.
+func UnmarshalServerState(b []byte) (*ServerState, error) {
+	if len(b) != ServerStateSize {
+		return nil, fmt.Errorf("%w: opaque: server state of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(b), ServerStateSize)
+	}
+	return &ServerState{expectedClientMAC: bytes.Clone(b[:32]), sessionKey: bytes.Clone(b[32:])}, nil
+}

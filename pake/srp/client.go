@@ -28,24 +28,48 @@ type Client struct {
 // NewClient starts a client with identity I and a non-empty password. It
 // draws a from random (crypto/rand if nil) and computes A = g^a % N.
 func NewClient(random io.Reader, p *Params, identity, password []byte) (*Client, error) {
-	if p == nil {
-		return nil, errNoParams
-	}
 	if len(password) == 0 {
 		return nil, errEmptyPassword
 	}
-	random = sysrand.Or(random)
-	a, err := modp.RandomExponent(random, modp.ExponentSize)
+	c, err := NewClientWithoutPassword(random, p, identity)
+	if err != nil {
+		return nil, err
+	}
+	return c, c.SetPassword(password)
+}
+
+// NewClientWithoutPassword starts a client whose password is given later
+// by SetPassword, before message 2 is consumed: A does not depend on the
+// password, so a login can send A before it knows the parameters with
+// which the password is stretched (the PAKE service sends them with
+// message 2).
+func NewClientWithoutPassword(random io.Reader, p *Params, identity []byte) (*Client, error) {
+	if p == nil {
+		return nil, errNoParams
+	}
+	a, err := modp.RandomExponent(sysrand.Or(random), modp.ExponentSize)
 	if err != nil {
 		return nil, err
 	}
 	return &Client{
 		p:        p,
 		identity: bytes.Clone(identity),
-		inner:    p.identityHash(identity, password),
 		a:        a,
 		pubA:     p.group.ExpBase(a).Bytes(),
 	}, nil
+}
+
+// SetPassword sets the client's non-empty password once, before message 2
+// is consumed; otherwise it fails with an error wrapping pakeerr.ErrState.
+func (c *Client) SetPassword(password []byte) error {
+	if len(password) == 0 {
+		return errEmptyPassword
+	}
+	if c == nil || c.p == nil || c.inner != nil || c.state > stateSent {
+		return fmt.Errorf("%w: srp: the password is set once, before message 2", pakeerr.ErrState)
+	}
+	c.inner = c.p.identityHash(c.identity, password)
+	return nil
 }
 
 // Next consumes the server's latest message (nil for the first call) and
@@ -84,6 +108,9 @@ func (c *Client) Next(in []byte) ([]byte, error) {
 
 // answer processes message 2, s and B, and returns M1.
 func (c *Client) answer(in []byte) ([]byte, error) {
+	if c.inner == nil {
+		return nil, fmt.Errorf("%w: srp: no password (SetPassword)", pakeerr.ErrState)
+	}
 	salt, bBytes, err := parseMessage2(c.p, in)
 	if err != nil {
 		return nil, err

@@ -513,3 +513,41 @@ func TestResumeServer(t *testing.T) {
 		t.Errorf("short state: %v", err)
 	}
 }
+
+// TestSetPassword: a client whose password comes after message 1 agrees
+// with one made with it; the password is set once, before message 2.
+func TestSetPassword(t *testing.T) {
+	p, rec := testParams(t)
+	c, err := NewClientWithoutPassword(nil, p, testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := NewServer(nil, p, testID, rec)
+	m1, _ := c.Next(nil)
+	m2, err := s.Next(m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetPassword(nil); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+		t.Errorf("empty password: %v", err)
+	}
+	if err := c.SetPassword(testPW); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetPassword(testPW); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("second SetPassword: %v", err)
+	}
+	m3, err := c.Next(m2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Next(m3); err != nil {
+		t.Fatal(err)
+	}
+	// Without a password, message 2 fails with ErrState.
+	c2, _ := NewClientWithoutPassword(nil, p, testID)
+	c2.Next(nil)
+	if _, err := c2.Next(m2); !errors.Is(err, pakeerr.ErrState) {
+		t.Errorf("message 2 without a password: %v", err)
+	}
+}

@@ -18,7 +18,7 @@ build: deps
 # SoftHSM2 and swtpm, the real key sources the wg/keysource tests start,
 # and the SRP peers (pysrp from PyPI, RustCrypto srp from crates.io) that
 # pake/srp's interoperability tests run against.
-test: deps browser hsm srp-peers fmt-check vet unit fuzz jvm-test
+test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz jvm-test
 
 .PHONY: srp-peers
 srp-peers:
@@ -26,6 +26,12 @@ srp-peers:
 
 hsm:
 	scripts/wg-test-deps.sh
+
+# The PostgreSQL server binaries the store's tests start a throwaway
+# cluster with (server/store/postgres/pgtest).
+.PHONY: postgres
+postgres:
+	scripts/postgres-test.sh
 
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -44,7 +50,7 @@ vet:
 REQUIRE_NETNS := $(shell [ "$$(id -u)" = 0 ] && echo 1)
 
 unit:
-	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) \
+	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_POSTGRES=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) \
 	KEXLAB_REQUIRE_SRP_PEERS=1 KEXLAB_SRP_PEERS=$(CURDIR)/peers/srp-interop/bin \
 	$(GO) test -count=1 -timeout 20m ./...
 

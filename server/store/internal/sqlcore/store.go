@@ -1,0 +1,385 @@
+package sqlcore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/kexlab/kexlab/server/store"
+)
+
+// Store implements store.Store on a DB. The tables it uses are the ones
+// every Dialect's migrations create:
+//
+//	accounts (username PK, scheme, record, params, created, updated)
+//	pending  (handle PK, kind, username, scheme, state, expires)
+//	sessions (token_hash PK, username -> accounts ON DELETE CASCADE, created, expires)
+//	failures (username PK, fails, last_failure)
+//	buckets  (bucket PK, tokens, updated)
+type Store struct {
+	db DB
+	d  Dialect
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New migrates db's schema (Migrate) and returns the store on it. On error
+// db is left open: the caller closes it.
+func New(ctx context.Context, db DB, d Dialect) (*Store, error) {
+	if _, _, err := Migrate(ctx, db, d); err != nil {
+		return nil, err
+	}
+	return &Store{db: db, d: d}, nil
+}
+
+// fail wraps err with the dialect's name and the operation.
+func (s *Store) fail(op string, err error) error {
+	return fmt.Errorf("%s: %s: %w", s.d.Name, op, err)
+}
+
+// CreateAccount implements store.Store.
+func (s *Store) CreateAccount(ctx context.Context, a store.Account) error {
+	const op = "create account"
+	if err := checkStrings("user", a.User, "scheme", a.Scheme); err != nil {
+		return s.fail(op, err)
+	}
+	if err := errors.Join(checkTime("created", a.Created), checkTime("updated", a.Updated)); err != nil {
+		return s.fail(op, err)
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO accounts (username, scheme, record, params, created, updated)
+		VALUES ($1, $2, $3, $4, $5, $6)`,
+		a.User, a.Scheme, blob(a.Record), blob(a.Params), a.Created, a.Updated)
+	if err != nil {
+		if s.d.IsUnique(err) {
+			return s.fail(op, store.ErrExists)
+		}
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// GetAccount implements store.Store.
+func (s *Store) GetAccount(ctx context.Context, user string) (store.Account, error) {
+	const op = "get account"
+	if err := checkString("user", user); err != nil {
+		return store.Account{}, s.fail(op, err)
+	}
+	a := store.Account{User: user}
+	err := s.db.Read(ctx, `SELECT scheme, record, params, created, updated FROM accounts WHERE username = $1`,
+		user).Scan(&a.Scheme, &a.Record, &a.Params, &a.Created, &a.Updated)
+	if err != nil {
+		if errors.Is(err, ErrNoRows) {
+			return store.Account{}, s.fail(op, store.ErrNotFound)
+		}
+		return store.Account{}, s.fail(op, err)
+	}
+	a.Record, a.Params = blob(a.Record), blob(a.Params)
+	a.Created, a.Updated = a.Created.UTC(), a.Updated.UTC()
+	return a, nil
+}
+
+// UpdateAccount implements store.Store.
+func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
+	const op = "update account"
+	if err := checkStrings("user", a.User, "scheme", a.Scheme); err != nil {
+		return s.fail(op, err)
+	}
+	if err := checkTime("updated", a.Updated); err != nil {
+		return s.fail(op, err)
+	}
+	n, err := s.db.Exec(ctx, `UPDATE accounts SET scheme = $2, record = $3, params = $4, updated = $5
+		WHERE username = $1`,
+		a.User, a.Scheme, blob(a.Record), blob(a.Params), a.Updated)
+	if err != nil {
+		return s.fail(op, err)
+	}
+	if n == 0 {
+		return s.fail(op, store.ErrNotFound)
+	}
+	return nil
+}
+
+// DeleteAccount implements store.Store. The account's sessions go with it
+// through the foreign key (ON DELETE CASCADE), which also removes a session
+// that a login finishing at the same moment commits.
+func (s *Store) DeleteAccount(ctx context.Context, user string) error {
+	const op = "delete account"
+	if err := checkString("user", user); err != nil {
+		return s.fail(op, err)
+	}
+	err := s.db.Tx(ctx, func(q Querier) error {
+		n, err := q.Exec(ctx, `DELETE FROM accounts WHERE username = $1`, user)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return store.ErrNotFound
+		}
+		if _, err := q.Exec(ctx, `DELETE FROM pending WHERE username = $1`, user); err != nil {
+			return err
+		}
+		_, err = q.Exec(ctx, `DELETE FROM failures WHERE username = $1`, user)
+		return err
+	})
+	if err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// PutPending implements store.Store.
+func (s *Store) PutPending(ctx context.Context, p store.Pending) error {
+	const op = "put pending"
+	if err := checkStrings("kind", p.Kind, "user", p.User, "scheme", p.Scheme); err != nil {
+		return s.fail(op, err)
+	}
+	if err := checkTime("expires", p.Expires); err != nil {
+		return s.fail(op, err)
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO pending (handle, kind, username, scheme, state, expires)
+		VALUES ($1, $2, $3, $4, $5, $6)`,
+		blob(p.Handle), p.Kind, p.User, p.Scheme, blob(p.State), p.Expires)
+	if err != nil {
+		if s.d.IsUnique(err) {
+			return s.fail(op, store.ErrExists)
+		}
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// TakePending implements store.Store: one DELETE ... RETURNING, so that of
+// concurrent takers exactly one gets the row.
+func (s *Store) TakePending(ctx context.Context, handle []byte, now time.Time) (store.Pending, error) {
+	const op = "take pending"
+	if err := checkTime("now", now); err != nil {
+		return store.Pending{}, s.fail(op, err)
+	}
+	p := store.Pending{Handle: append([]byte{}, handle...)}
+	err := s.db.QueryRow(ctx, `DELETE FROM pending WHERE handle = $1 AND expires > $2
+		RETURNING kind, username, scheme, state, expires`,
+		blob(handle), now).Scan(&p.Kind, &p.User, &p.Scheme, &p.State, &p.Expires)
+	if err != nil {
+		if errors.Is(err, ErrNoRows) {
+			return store.Pending{}, s.fail(op, store.ErrNotFound)
+		}
+		return store.Pending{}, s.fail(op, err)
+	}
+	p.State = blob(p.State)
+	p.Expires = p.Expires.UTC()
+	return p, nil
+}
+
+// PurgeExpired implements store.Store.
+func (s *Store) PurgeExpired(ctx context.Context, now time.Time) (int, error) {
+	const op = "purge expired"
+	if err := checkTime("now", now); err != nil {
+		return 0, s.fail(op, err)
+	}
+	var total int64
+	err := s.db.Tx(ctx, func(q Querier) error {
+		total = 0
+		for _, stmt := range []string{
+			`DELETE FROM pending WHERE expires <= $1`,
+			`DELETE FROM sessions WHERE expires <= $1`,
+		} {
+			n, err := q.Exec(ctx, stmt, now)
+			if err != nil {
+				return err
+			}
+			total += n
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, s.fail(op, err)
+	}
+	return int(total), nil
+}
+
+// CreateSession implements store.Store.
+func (s *Store) CreateSession(ctx context.Context, ss store.Session) error {
+	const op = "create session"
+	if err := checkString("user", ss.User); err != nil {
+		return s.fail(op, err)
+	}
+	if err := errors.Join(checkTime("created", ss.Created), checkTime("expires", ss.Expires)); err != nil {
+		return s.fail(op, err)
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO sessions (token_hash, username, created, expires) VALUES ($1, $2, $3, $4)`,
+		blob(ss.TokenHash), ss.User, ss.Created, ss.Expires)
+	switch {
+	case err == nil:
+		return nil
+	case s.d.IsUnique(err):
+		return s.fail(op, store.ErrExists)
+	case s.d.IsForeignKey(err):
+		return s.fail(op, fmt.Errorf("no account for the session's user: %w", store.ErrNotFound))
+	}
+	return s.fail(op, err)
+}
+
+// GetSession implements store.Store.
+func (s *Store) GetSession(ctx context.Context, tokenHash []byte, now time.Time) (store.Session, error) {
+	const op = "get session"
+	if err := checkTime("now", now); err != nil {
+		return store.Session{}, s.fail(op, err)
+	}
+	ss := store.Session{TokenHash: append([]byte{}, tokenHash...)}
+	err := s.db.Read(ctx, `SELECT username, created, expires FROM sessions WHERE token_hash = $1 AND expires > $2`,
+		blob(tokenHash), now).Scan(&ss.User, &ss.Created, &ss.Expires)
+	if err != nil {
+		if errors.Is(err, ErrNoRows) {
+			return store.Session{}, s.fail(op, store.ErrNotFound)
+		}
+		return store.Session{}, s.fail(op, err)
+	}
+	ss.Created, ss.Expires = ss.Created.UTC(), ss.Expires.UTC()
+	return ss, nil
+}
+
+// DeleteSession implements store.Store.
+func (s *Store) DeleteSession(ctx context.Context, tokenHash []byte) error {
+	const op = "delete session"
+	n, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, blob(tokenHash))
+	if err != nil {
+		return s.fail(op, err)
+	}
+	if n == 0 {
+		return s.fail(op, store.ErrNotFound)
+	}
+	return nil
+}
+
+// DeleteSessions implements store.Store.
+func (s *Store) DeleteSessions(ctx context.Context, user string) (int, error) {
+	const op = "delete sessions"
+	if err := checkString("user", user); err != nil {
+		return 0, s.fail(op, err)
+	}
+	n, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE username = $1`, user)
+	if err != nil {
+		return 0, s.fail(op, err)
+	}
+	return int(n), nil
+}
+
+// GetFailures implements store.Store.
+func (s *Store) GetFailures(ctx context.Context, user string) (store.Failures, error) {
+	const op = "get failures"
+	if err := checkString("user", user); err != nil {
+		return store.Failures{}, s.fail(op, err)
+	}
+	var (
+		n    int64
+		last time.Time
+	)
+	err := s.db.Read(ctx, `SELECT fails, last_failure FROM failures WHERE username = $1`, user).Scan(&n, &last)
+	if err != nil {
+		if errors.Is(err, ErrNoRows) {
+			return store.Failures{}, nil
+		}
+		return store.Failures{}, s.fail(op, err)
+	}
+	return store.Failures{Count: int(n), Last: last.UTC()}, nil
+}
+
+// AddFailure implements store.Store: one INSERT ... ON CONFLICT DO UPDATE
+// ... RETURNING, so that concurrent increments all count.
+func (s *Store) AddFailure(ctx context.Context, user string, now time.Time) (store.Failures, error) {
+	const op = "add failure"
+	if err := checkString("user", user); err != nil {
+		return store.Failures{}, s.fail(op, err)
+	}
+	if err := checkTime("now", now); err != nil {
+		return store.Failures{}, s.fail(op, err)
+	}
+	var (
+		n    int64
+		last time.Time
+	)
+	err := s.db.QueryRow(ctx, `INSERT INTO failures (username, fails, last_failure) VALUES ($1, 1, $2)
+		ON CONFLICT (username) DO UPDATE SET fails = failures.fails + 1, last_failure = excluded.last_failure
+		RETURNING fails, last_failure`, user, now).Scan(&n, &last)
+	if err != nil {
+		return store.Failures{}, s.fail(op, err)
+	}
+	return store.Failures{Count: int(n), Last: last.UTC()}, nil
+}
+
+// ResetFailures implements store.Store: a counter at zero is no row.
+func (s *Store) ResetFailures(ctx context.Context, user string) error {
+	const op = "reset failures"
+	if err := checkString("user", user); err != nil {
+		return s.fail(op, err)
+	}
+	if _, err := s.db.Exec(ctx, `DELETE FROM failures WHERE username = $1`, user); err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// TakeToken implements store.Store: in one write transaction, create the
+// bucket full if it is new, read it (locked), refill and take (take), and
+// write it back. rate must be positive and finite and burst at least 1.
+func (s *Store) TakeToken(ctx context.Context, key string, now time.Time, rate float64, burst int) (bool, time.Duration, error) {
+	const op = "take token"
+	if err := checkString("key", key); err != nil {
+		return false, 0, s.fail(op, err)
+	}
+	if err := errors.Join(checkTime("now", now), checkBucket(rate, burst)); err != nil {
+		return false, 0, s.fail(op, err)
+	}
+	nowUS := now.UnixMicro()
+	var (
+		ok   bool
+		wait time.Duration
+	)
+	err := s.db.Tx(ctx, func(q Querier) error {
+		if _, err := q.Exec(ctx, `INSERT INTO buckets (bucket, tokens, updated) VALUES ($1, $2, $3)
+			ON CONFLICT (bucket) DO NOTHING`, key, float64(burst), time.UnixMicro(nowUS)); err != nil {
+			return err
+		}
+		var (
+			b       bucket
+			updated time.Time
+		)
+		if err := q.QueryRow(ctx, `SELECT tokens, updated FROM buckets WHERE bucket = $1`+s.d.ForUpdate,
+			key).Scan(&b.tokens, &updated); err != nil {
+			return err
+		}
+		b.updated = updated.UnixMicro()
+		b, ok, wait = take(b, nowUS, rate, burst)
+		_, err := q.Exec(ctx, `UPDATE buckets SET tokens = $2, updated = $3 WHERE bucket = $1`,
+			key, b.tokens, time.UnixMicro(b.updated))
+		return err
+	})
+	if err != nil {
+		return false, 0, s.fail(op, err)
+	}
+	return ok, wait, nil
+}
+
+// Ping implements store.Store.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.Ping(ctx); err != nil {
+		return s.fail("ping", err)
+	}
+	return nil
+}
+
+// Close implements store.Store. Closing again returns the first Close's
+// result; any other method on a closed store fails (it does not panic).
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		if err := s.db.Close(); err != nil {
+			s.closeErr = s.fail("close", err)
+		}
+	})
+	return s.closeErr
+}

@@ -194,3 +194,24 @@ func TestFlagErrorsOneLine(t *testing.T) {
 		wantOneLineError(t, 2, c.want, c.args...)
 	}
 }
+
+// TestServeRefuses: kexlab serve refuses plain HTTP on a non-loopback
+// address and out-of-range flags, in one line, before it creates anything.
+func TestServeRefuses(t *testing.T) {
+	dir := t.TempDir()
+	data := dir + "/data"
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"not a loopback address", []string{"serve", "-data", data, "-addr", "0.0.0.0:8080"}},
+		{"not a loopback address", []string{"serve", "-data", data, "-addr", "[::]:0"}},
+		{"-tls-cert and -tls-key go together", []string{"serve", "-data", data, "-tls-cert", "c.pem"}},
+		{"-max-failures 101", []string{"serve", "-data", data, "-max-failures", "101"}},
+		{"-flow-ttl", []string{"serve", "-data", data, "-flow-ttl", "0s"}},
+		{"-addr", []string{"serve", "-data", data, "-addr", "nonsense"}},
+		{"postgres:// URL", []string{"serve", "-data", data, "-db", "mysql://x"}},
+	} {
+		wantOneLineError(t, 2, c.want, c.args...)
+	}
+}

@@ -7,6 +7,7 @@
 //	kexlab report FILE...    re-render report.html from results.json / JMH / Jetpack files
 //	kexlab wifi handshake    4-way handshakes with one KDF/MIC and the timing model
 //	kexlab wifi table        every KDF/MIC (standard and lightweight) on several links
+//	kexlab serve [flags]     the PAKE authentication service (package server)
 package main
 
 import (
@@ -35,6 +36,7 @@ commands:
   wifi      802.11 4-way handshakes with standard or lightweight KDF/MIC:
             'wifi handshake' (one KDF/MIC, one link), 'wifi table' (all of them)
   wg        WireGuard PSK rotator: 'wg demo', 'wg bench', 'wg key', 'wg run -config FILE'
+  serve     the PAKE authentication service: SRP and OPAQUE logins over HTTP
   help      show this text
 
 Run 'kexlab <command> -h' for a command's flags.
@@ -64,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdReport(args[1:], stdout, stderr)
 	case "wifi":
 		err = cmdWifi(args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(args[1:], stdout, stderr)
 	case "wg":
 		err = cmdWG(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":

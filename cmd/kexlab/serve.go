@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kexlab/kexlab/server"
+	"github.com/kexlab/kexlab/server/store"
+	"github.com/kexlab/kexlab/server/store/postgres"
+	"github.com/kexlab/kexlab/server/store/sqlite"
+)
+
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	data := fs.String("data", "kexlab-data", "data directory: secrets.json (created on first start, mode 0600) and the SQLite database")
+	db := fs.String("db", "", "postgres://… to use PostgreSQL instead of SQLite (the secrets stay in -data; give every instance the same file)")
+	cert := fs.String("tls-cert", "", "TLS certificate (PEM)")
+	key := fs.String("tls-key", "", "TLS private key (PEM)")
+	insecure := fs.Bool("insecure-http", false, "allow plain HTTP on a non-loopback address, and drop the session cookie's Secure attribute")
+	flowTTL := fs.Duration("flow-ttl", time.Minute, "how long a flow's state waits between its two rounds")
+	sessionTTL := fs.Duration("session-ttl", 24*time.Hour, "session lifetime")
+	maxFailures := fs.Int("max-failures", 100, "consecutive failed logins that lock an account (1 to 100)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if (*cert == "") != (*key == "") {
+		return fmt.Errorf("%w: -tls-cert and -tls-key go together", errUsage)
+	}
+	if *maxFailures < 1 || *maxFailures > 100 {
+		return fmt.Errorf("%w: -max-failures %d: want 1 to 100 (NIST SP 800-63B §5.2.2)", errUsage, *maxFailures)
+	}
+	if *flowTTL <= 0 || *flowTTL > time.Hour || *sessionTTL <= 0 {
+		return fmt.Errorf("%w: -flow-ttl must be in (0, 1h] and -session-ttl positive", errUsage)
+	}
+	if *db != "" && !strings.HasPrefix(*db, "postgres://") && !strings.HasPrefix(*db, "postgresql://") {
+		return fmt.Errorf("%w: -db wants a postgres:// URL", errUsage)
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return fmt.Errorf("%w: -addr %q: %v", errUsage, *addr, err)
+	}
+	if ip := net.ParseIP(host); *cert == "" && !*insecure && (ip == nil || !ip.IsLoopback()) && host != "localhost" {
+		return fmt.Errorf("%w: -addr %s is not a loopback address: give -tls-cert and -tls-key, or -insecure-http behind a TLS proxy", errUsage, *addr)
+	}
+	secrets, err := server.LoadOrCreateSecrets(*data)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(*db, *data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	srv, err := server.New(server.Config{Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
+		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second, MaxHeaderBytes: 16 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	scheme := "http"
+	if *cert != "" {
+		scheme = "https"
+	}
+	fmt.Fprintf(stdout, "kexlab serve: listening on %s://%s (schemes %s; store %s)\n", scheme, ln.Addr(), strings.Join(srv.Schemes(), ", "), storeName(*db, *data))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done := make(chan error, 1)
+	go func() {
+		if *cert != "" {
+			done <- hs.ServeTLS(ln, *cert, *key)
+		} else {
+			done <- hs.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	// Finish in-flight requests (a login's rounds are separate requests:
+	// a flow started here finishes on any instance within -flow-ttl).
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	fmt.Fprintln(stdout, "kexlab serve: shutting down")
+	if err := hs.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func openStore(dsn, data string) (store.Store, error) {
+	if dsn != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return postgres.Open(ctx, dsn)
+	}
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return nil, err
+	}
+	return sqlite.Open(filepath.Join(data, "kexlab.db"))
+}
+
+func storeName(dsn, data string) string {
+	if dsn != "" {
+		return "PostgreSQL"
+	}
+	return "SQLite " + filepath.Join(data, "kexlab.db")
+}

@@ -1,0 +1,256 @@
+package server
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/opaque"
+	"github.com/kexlab/kexlab/pake/srp"
+	"github.com/kexlab/kexlab/server/store"
+)
+
+// KDFParams is a per-account key-stretching configuration that the client
+// applies to the password before the PAKE (SRP: the password SRP sees is
+// scrypt(password, salt, N, r, p, 32)). It is stored with the record, so
+// that the server can raise it later (the client then re-registers).
+type KDFParams struct {
+	Alg  string     `json:"alg"` // "scrypt"
+	N    int        `json:"n"`
+	R    int        `json:"r"`
+	P    int        `json:"p"`
+	Salt bytesField `json:"salt"`
+}
+
+// DefaultKDF is the key stretching of new accounts: scrypt with the
+// parameters RFC 9807 recommends for OPAQUE (N = 32768, r = 8, p = 1).
+var DefaultKDF = KDFParams{Alg: "scrypt", N: 32768, R: 8, P: 1}
+
+// scheme is one PAKE as the service runs it, on the scheme's typed API.
+// Each round gets the client's message and returns the reply, the KDF
+// parameters to show the client (nil if none) and the state to keep until
+// the next round (sealed in the store by the caller).
+type scheme interface {
+	registerStart(user string, msg []byte) (reply []byte, kdf *KDFParams, state []byte, err error)
+	// registerFinish returns the record and the KDF parameters to store.
+	registerFinish(user string, state, msg []byte) (record, kdf []byte, err error)
+	// loginStart answers from acct, or, when acct is nil (an unknown user,
+	// or one registered with another scheme), from a fake record derived
+	// from the user name, so that both cases look alike.
+	loginStart(user string, acct *store.Account, msg []byte) (reply []byte, kdf *KDFParams, state []byte, err error)
+	// loginFinish returns the last reply (nil if the scheme has none), or an
+	// error wrapping pakeerr.ErrAuthFailed.
+	loginFinish(state, msg []byte) (reply []byte, err error)
+}
+
+// badMessage maps a scheme's parse errors to 400 bad_message.
+func badMessage(err error) error {
+	if errors.Is(err, pakeerr.ErrInvalidMessage) || errors.Is(err, pakeerr.ErrInvalidParameter) {
+		return errorf(http.StatusBadRequest, CodeBadMessage, "%v", err)
+	}
+	return err
+}
+
+// srpScheme is SRP-6a in srp.ProfileRFC5054 with SHA-256, on a password
+// stretched by the client with the account's KDFParams.
+type srpScheme struct {
+	p       *srp.Params
+	secrets *Secrets
+	kdf     KDFParams
+}
+
+func newSRP(bits int, secrets *Secrets, kdf KDFParams) (*srpScheme, error) {
+	p, err := srp.NewParams(bits, crypto.SHA256)
+	if err != nil {
+		return nil, err
+	}
+	return &srpScheme{p: p, secrets: secrets, kdf: kdf}, nil
+}
+
+// srpPending is kept between the two registration rounds.
+type srpPending struct {
+	Salt []byte    `json:"salt"`
+	KDF  KDFParams `json:"kdf"`
+}
+
+// salt16 draws a 16-byte salt whose first byte is not zero (see pake/srp).
+func salt16() ([]byte, error) {
+	s := make([]byte, 16)
+	for s[0] == 0 {
+		if _, err := rand.Read(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// registerStart picks the SRP salt and the KDF parameters: the reply is
+// the SRP salt; the client sends the verifier next.
+func (sc *srpScheme) registerStart(user string, msg []byte) ([]byte, *KDFParams, []byte, error) {
+	if len(msg) != 0 {
+		return nil, nil, nil, badRequest("msg: SRP registration starts without a message")
+	}
+	salt, err1 := salt16()
+	kdfSalt, err2 := salt16()
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, nil, nil, err
+	}
+	kdf := sc.kdf
+	kdf.Salt = kdfSalt
+	state, err := json.Marshal(srpPending{Salt: salt, KDF: kdf})
+	return salt, &kdf, state, err
+}
+
+func (sc *srpScheme) registerFinish(user string, state, msg []byte) ([]byte, []byte, error) {
+	var st srpPending
+	if err := json.Unmarshal(state, &st); err != nil {
+		return nil, nil, err
+	}
+	rec := &srp.Record{Salt: st.Salt, Verifier: msg}
+	b, err := rec.MarshalBinary()
+	if err != nil {
+		return nil, nil, badMessage(err)
+	}
+	if _, err := srp.ParseRecord(sc.p, b); err != nil {
+		return nil, nil, badMessage(err)
+	}
+	kdf, err := json.Marshal(st.KDF)
+	return b, kdf, err
+}
+
+// record returns the account's record and KDF parameters, or the fake ones
+// of user: salt and KDF salt derived from the user name, and a verifier
+// derived the same way (below N, since every RFC 5054 N has a top byte
+// 0xFF), which no password opens.
+func (sc *srpScheme) record(user string, acct *store.Account) (*srp.Record, *KDFParams, error) {
+	if acct != nil {
+		rec, err1 := srp.ParseRecord(sc.p, acct.Record)
+		var kdf KDFParams
+		err2 := json.Unmarshal(acct.Params, &kdf)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, nil, fmt.Errorf("account %q: stored record: %w", user, err)
+		}
+		return rec, &kdf, nil
+	}
+	salt := sc.secrets.derive("srp salt", user, 16)
+	salt[0] |= 1
+	v := sc.secrets.derive("srp verifier", user, sc.p.ElementSize())
+	v[0] &= 0x7f
+	kdf := sc.kdf
+	kdf.Salt = sc.secrets.derive("srp kdf salt", user, 16)
+	kdf.Salt[0] |= 1
+	return &srp.Record{Salt: salt, Verifier: v}, &kdf, nil
+}
+
+func (sc *srpScheme) loginStart(user string, acct *store.Account, msg []byte) ([]byte, *KDFParams, []byte, error) {
+	rec, kdf, err := sc.record(user, acct)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := srp.NewServer(nil, sc.p, []byte(user), rec)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	reply, err := s.Next(msg)
+	if err != nil {
+		return nil, nil, nil, badMessage(err)
+	}
+	state, err := s.MarshalBinary()
+	return reply, kdf, state, err
+}
+
+func (sc *srpScheme) loginFinish(state, msg []byte) ([]byte, error) {
+	s, err := srp.ResumeServer(sc.p, state)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := s.Next(msg)
+	if errors.Is(err, pakeerr.ErrAuthFailed) {
+		return nil, err
+	}
+	return reply, badMessage(err)
+}
+
+// opaqueScheme is OPAQUE-3DH on P-256 (RFC 9807) with the scrypt KSF; the
+// credential identifier is the user name, the identities the defaults.
+type opaqueScheme struct {
+	server  *opaque.Server
+	secrets *Secrets
+}
+
+func newOPAQUE(secrets *Secrets) (*opaqueScheme, error) {
+	keys, err := opaque.NewServerKeys(secrets.OPAQUEPrivateKey, secrets.OPAQUESeed)
+	if err != nil {
+		return nil, err
+	}
+	s, err := opaque.NewServer(opaque.Config{}, keys)
+	if err != nil {
+		return nil, err
+	}
+	return &opaqueScheme{server: s, secrets: secrets}, nil
+}
+
+func (sc *opaqueScheme) registerStart(user string, msg []byte) ([]byte, *KDFParams, []byte, error) {
+	req, err := opaque.ParseRegistrationRequest(msg)
+	if err != nil {
+		return nil, nil, nil, badMessage(err)
+	}
+	resp, err := sc.server.CreateRegistrationResponse(req, []byte(user))
+	if err != nil {
+		return nil, nil, nil, badMessage(err)
+	}
+	return resp.Bytes(), nil, []byte{}, nil
+}
+
+func (sc *opaqueScheme) registerFinish(user string, _, msg []byte) ([]byte, []byte, error) {
+	rec, err := opaque.ParseRegistrationRecord(msg)
+	if err != nil {
+		return nil, nil, badMessage(err)
+	}
+	return rec.Bytes(), []byte(`{"ksf":"scrypt"}`), nil
+}
+
+func (sc *opaqueScheme) loginStart(user string, acct *store.Account, msg []byte) ([]byte, *KDFParams, []byte, error) {
+	ke1, err := opaque.ParseKE1(msg)
+	if err != nil {
+		return nil, nil, nil, badMessage(err)
+	}
+	var rec *opaque.RegistrationRecord
+	if acct != nil {
+		rec, err = opaque.ParseRegistrationRecord(acct.Record)
+	} else { // RFC 9807 §6.3.2.2, with a per-user record
+		rec, err = opaque.NewFakeRecord(bytes.NewReader(sc.secrets.derive("opaque fake record", user, 256)))
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("account %q: record: %w", user, err)
+	}
+	st, ke2, err := sc.server.GenerateKE2(nil, rec, []byte(user), ke1, opaque.Identities{})
+	if err != nil {
+		return nil, nil, nil, badMessage(err)
+	}
+	state, err := st.MarshalBinary()
+	return ke2.Bytes(), nil, state, err
+}
+
+func (sc *opaqueScheme) loginFinish(state, msg []byte) ([]byte, error) {
+	st, err := opaque.UnmarshalServerState(state)
+	if err != nil {
+		return nil, err
+	}
+	ke3, err := opaque.ParseKE3(msg)
+	if err != nil {
+		return nil, badMessage(err)
+	}
+	if _, err := st.ServerFinish(ke3); err != nil {
+		if errors.Is(err, pakeerr.ErrAuthFailed) {
+			return nil, err
+		}
+		return nil, badMessage(err)
+	}
+	return nil, nil
+}

@@ -1,0 +1,326 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/server/store"
+)
+
+// Request and answer bodies of the API.
+type (
+	startRequest struct {
+		User   string     `json:"user"`
+		Scheme string     `json:"scheme"`
+		Msg    bytesField `json:"msg,omitempty"`
+	}
+	finishRequest struct {
+		Handle bytesField `json:"handle"`
+		Msg    bytesField `json:"msg"`
+	}
+	startAnswer struct {
+		Handle bytesField `json:"handle"`
+		Msg    bytesField `json:"msg"`
+		KDF    *KDFParams `json:"kdf,omitempty"`
+	}
+	registeredAnswer struct {
+		User   string `json:"user"`
+		Scheme string `json:"scheme"`
+	}
+	loginAnswer struct {
+		Msg       bytesField `json:"msg,omitempty"`
+		Session   string     `json:"session"`
+		Expires   time.Time  `json:"expires"`
+		Assertion string     `json:"assertion"`
+	}
+	sessionAnswer struct {
+		User    string    `json:"user"`
+		Expires time.Time `json:"expires"`
+	}
+)
+
+// Flow kinds in the store.
+const (
+	kindRegister = "register"
+	kindChange   = "change"
+	kindLogin    = "login"
+)
+
+func (s *Server) registerStart(w http.ResponseWriter, r *http.Request) error {
+	var req startRequest
+	if err := decode(w, r, &req); err != nil {
+		return err
+	}
+	if err := checkUser(req.User); err != nil {
+		return err
+	}
+	addr := clientAddr(r)
+	if err := s.throttle(r.Context(), "register:"+addr, s.cfg.RegisterRate, s.cfg.RegisterBurst); err != nil {
+		return err
+	}
+	return s.startRegistration(w, r, kindRegister, req.User, req.Scheme, req.Msg)
+}
+
+// startRegistration runs the first registration round for a new account
+// or a password change.
+func (s *Server) startRegistration(w http.ResponseWriter, r *http.Request, kind, user, schemeName string, msg []byte) error {
+	sc, err := s.scheme(schemeName)
+	if err != nil {
+		return err
+	}
+	reply, kdf, state, err := sc.registerStart(user, msg)
+	if err != nil {
+		return err
+	}
+	handle, err := s.putPending(r.Context(), kind, user, schemeName, state)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, startAnswer{Handle: handle, Msg: reply, KDF: kdf})
+	return nil
+}
+
+// finishRegistration runs the second round and returns the account.
+func (s *Server) finishRegistration(w http.ResponseWriter, r *http.Request, kind string) (*store.Account, error) {
+	var req finishRequest
+	if err := decode(w, r, &req); err != nil {
+		return nil, err
+	}
+	p, err := s.takePending(r.Context(), req.Handle, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer clear(p.state)
+	sc, err := s.scheme(p.scheme)
+	if err != nil {
+		return nil, err
+	}
+	record, kdf, err := sc.registerFinish(p.user, p.state, req.Msg)
+	if err != nil {
+		return nil, err
+	}
+	now := s.cfg.Now().UTC()
+	return &store.Account{User: p.user, Scheme: p.scheme, Record: record, Params: kdf, Created: now, Updated: now}, nil
+}
+
+func (s *Server) registerFinish(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.finishRegistration(w, r, kindRegister)
+	if err != nil {
+		return err
+	}
+	if err := s.st.CreateAccount(r.Context(), *a); errors.Is(err, store.ErrExists) {
+		return errorf(http.StatusConflict, CodeUserExists, "user %q is taken", a.User)
+	} else if err != nil {
+		return err
+	}
+	s.log.Info("registered", "user", a.User, "scheme", a.Scheme)
+	writeJSON(w, http.StatusCreated, registeredAnswer{User: a.User, Scheme: a.Scheme})
+	return nil
+}
+
+// loginStart answers the first login round; it counts as a failure until
+// its finish succeeds.
+func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
+	var req startRequest
+	if err := decode(w, r, &req); err != nil {
+		return err
+	}
+	if err := checkUser(req.User); err != nil {
+		return err
+	}
+	sc, err := s.scheme(req.Scheme)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if err := s.throttle(ctx, "addr:"+clientAddr(r), s.cfg.AddrRate, s.cfg.AddrBurst); err != nil {
+		return err
+	}
+	if err := s.checkBackoff(ctx, req.User); err != nil {
+		return err
+	}
+	var acct *store.Account
+	a, err := s.st.GetAccount(ctx, req.User)
+	switch {
+	case err == nil && a.Scheme == req.Scheme:
+		acct = &a
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	reply, kdf, state, err := sc.loginStart(req.User, acct, req.Msg)
+	if err != nil {
+		return err
+	}
+	if _, err := s.st.AddFailure(ctx, req.User, s.cfg.Now()); err != nil {
+		return err
+	}
+	handle, err := s.putPending(ctx, kindLogin, req.User, req.Scheme, state)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, startAnswer{Handle: handle, Msg: reply, KDF: kdf})
+	return nil
+}
+
+// checkBackoff refuses a login start for an account that failed too often
+// (see the package doc).
+func (s *Server) checkBackoff(ctx context.Context, user string) error {
+	f, err := s.st.GetFailures(ctx, user)
+	if err != nil {
+		return err
+	}
+	limited := func(wait time.Duration) error {
+		e := errorf(http.StatusTooManyRequests, CodeRateLimited, "too many failed logins for this account; retry later")
+		e.retryAfter = wait
+		return e
+	}
+	if f.Count >= s.cfg.MaxFailures {
+		return limited(time.Hour)
+	}
+	if f.Count < s.cfg.FreeFailures {
+		return nil
+	}
+	wait := time.Hour
+	if n := f.Count - s.cfg.FreeFailures; n < 12 {
+		wait = min(s.cfg.BackoffBase<<n, time.Hour)
+	}
+	if left := f.Last.Add(wait).Sub(s.cfg.Now()); left > 0 {
+		return limited(left)
+	}
+	return nil
+}
+
+func (s *Server) loginFinish(w http.ResponseWriter, r *http.Request) error {
+	var req finishRequest
+	if err := decode(w, r, &req); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	p, err := s.takePending(ctx, req.Handle, kindLogin)
+	if err != nil {
+		return err
+	}
+	defer clear(p.state)
+	sc, err := s.scheme(p.scheme)
+	if err != nil {
+		return err
+	}
+	reply, err := sc.loginFinish(p.state, req.Msg)
+	if errors.Is(err, pakeerr.ErrAuthFailed) {
+		s.log.Info("login failed", "user", p.user, "scheme", p.scheme)
+		return errorf(http.StatusUnauthorized, CodeAuthFailed, "wrong user name or password")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.st.ResetFailures(ctx, p.user); err != nil {
+		return err
+	}
+	ans, err := s.newSession(ctx, w, p.user)
+	if err != nil {
+		return err
+	}
+	ans.Msg = reply
+	s.log.Info("login", "user", p.user, "scheme", p.scheme)
+	writeJSON(w, http.StatusOK, ans)
+	return nil
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
+	sess, hash, err := s.authenticate(r)
+	if err != nil {
+		return err
+	}
+	if err := s.st.DeleteSession(r.Context(), hash); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	s.clearCookie(w)
+	s.log.Info("logout", "user", sess.User)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
+	sess, _, err := s.authenticate(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sessionAnswer{User: sess.User, Expires: sess.Expires})
+	return nil
+}
+
+// fresh returns the session of r if it was made by a login at most
+// FreshLogin ago.
+func (s *Server) fresh(r *http.Request) (store.Session, error) {
+	sess, _, err := s.authenticate(r)
+	if err != nil {
+		return sess, err
+	}
+	if s.cfg.Now().Sub(sess.Created) > s.cfg.FreshLogin {
+		return sess, errorf(http.StatusForbidden, CodeStaleSession, "log in again first (a login at most %v ago)", s.cfg.FreshLogin)
+	}
+	return sess, nil
+}
+
+func (s *Server) passwordStart(w http.ResponseWriter, r *http.Request) error {
+	sess, err := s.fresh(r)
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Scheme string     `json:"scheme"`
+		Msg    bytesField `json:"msg,omitempty"`
+	}
+	if err := decode(w, r, &req); err != nil {
+		return err
+	}
+	return s.startRegistration(w, r, kindChange, sess.User, req.Scheme, req.Msg)
+}
+
+// passwordFinish replaces the record (the scheme may change too) and
+// revokes every session of the account.
+func (s *Server) passwordFinish(w http.ResponseWriter, r *http.Request) error {
+	sess, err := s.fresh(r)
+	if err != nil {
+		return err
+	}
+	a, err := s.finishRegistration(w, r, kindChange)
+	if err != nil {
+		return err
+	}
+	if a.User != sess.User {
+		return errorf(http.StatusBadRequest, CodeUnknownFlow, "this flow belongs to another session")
+	}
+	old, err := s.st.GetAccount(r.Context(), a.User)
+	if err != nil {
+		return err
+	}
+	a.Created = old.Created
+	if err := s.st.UpdateAccount(r.Context(), *a); err != nil {
+		return err
+	}
+	if _, err := s.st.DeleteSessions(r.Context(), a.User); err != nil {
+		return err
+	}
+	s.clearCookie(w)
+	s.log.Info("password changed", "user", a.User, "scheme", a.Scheme)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) error {
+	sess, err := s.fresh(r)
+	if err != nil {
+		return err
+	}
+	if err := s.st.DeleteAccount(r.Context(), sess.User); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	s.clearCookie(w)
+	s.log.Info("account deleted", "user", sess.User)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -25,7 +25,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	data := fs.String("data", "kexlab-data", "data directory: secrets.json (created on first start, mode 0600) and the SQLite database")
-	db := fs.String("db", "", "postgres://… to use PostgreSQL instead of SQLite (the secrets stay in -data; give every instance the same file)")
+	db := fs.String("db", "", "a PostgreSQL URL (postgres://…) or key=value DSN, to use PostgreSQL instead of SQLite (the secrets stay in -data: give every instance the same file)")
 	cert := fs.String("tls-cert", "", "TLS certificate (PEM)")
 	key := fs.String("tls-key", "", "TLS private key (PEM)")
 	insecure := fs.Bool("insecure-http", false, "allow plain HTTP on a non-loopback address, and drop the session cookie's Secure attribute")
@@ -44,8 +44,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if *flowTTL <= 0 || *flowTTL > time.Hour || *sessionTTL <= 0 {
 		return fmt.Errorf("%w: -flow-ttl must be in (0, 1h] and -session-ttl positive", errUsage)
 	}
-	if *db != "" && !strings.HasPrefix(*db, "postgres://") && !strings.HasPrefix(*db, "postgresql://") {
-		return fmt.Errorf("%w: -db wants a postgres:// URL", errUsage)
+	if scheme, _, ok := strings.Cut(*db, "://"); ok && scheme != "postgres" && scheme != "postgresql" {
+		return fmt.Errorf("%w: -db wants a postgres:// URL or a PostgreSQL key=value DSN", errUsage)
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {

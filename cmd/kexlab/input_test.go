@@ -211,6 +211,8 @@ func TestServeRefuses(t *testing.T) {
 		{"-flow-ttl", []string{"serve", "-data", data, "-flow-ttl", "0s"}},
 		{"-addr", []string{"serve", "-data", data, "-addr", "nonsense"}},
 		{"postgres:// URL", []string{"serve", "-data", data, "-db", "mysql://x"}},
+		{"-register-rate", []string{"serve", "-data", data, "-register-rate", "0"}},
+		{"-register-rate", []string{"serve", "-data", data, "-addr-burst", "0"}},
 	} {
 		wantOneLineError(t, 2, c.want, c.args...)
 	}

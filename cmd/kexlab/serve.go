@@ -32,6 +32,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	flowTTL := fs.Duration("flow-ttl", time.Minute, "how long a flow's state waits between its two rounds")
 	sessionTTL := fs.Duration("session-ttl", 24*time.Hour, "session lifetime")
 	maxFailures := fs.Int("max-failures", 100, "consecutive failed logins that lock an account (1 to 100)")
+	regRate := fs.Float64("register-rate", 0.2, "registrations per second per client address")
+	regBurst := fs.Int("register-burst", 10, "registrations a client address may make at once")
+	addrRate := fs.Float64("addr-rate", 10, "login starts per second per client address")
+	addrBurst := fs.Int("addr-burst", 40, "login starts a client address may make at once")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -40,6 +44,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if *maxFailures < 1 || *maxFailures > 100 {
 		return fmt.Errorf("%w: -max-failures %d: want 1 to 100 (NIST SP 800-63B §5.2.2)", errUsage, *maxFailures)
+	}
+	if !(*regRate > 0 && *regRate <= 1e6 && *addrRate > 0 && *addrRate <= 1e6) || *regBurst < 1 || *addrBurst < 1 {
+		return fmt.Errorf("%w: -register-rate and -addr-rate must be in (0, 1e6], the bursts at least 1", errUsage)
 	}
 	if *flowTTL <= 0 || *flowTTL > time.Hour || *sessionTTL <= 0 {
 		return fmt.Errorf("%w: -flow-ttl must be in (0, 1h] and -session-ttl positive", errUsage)
@@ -65,7 +72,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	defer st.Close()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := server.New(server.Config{Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
-		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure})
+		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure,
+		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst})
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ func FuzzRequest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(srv.Close)
 	routes := []string{"/v1/register/start", "/v1/register/finish", "/v1/login/start", "/v1/login/finish",
 		"/v1/logout", "/v1/password/start", "/v1/password/finish"}
 	for i, seed := range []string{`{"user":"a","scheme":"srp-2048","msg":"AAAA"}`, `{"handle":"AAAAAAAAAAAAAAAAAAAAAA","msg":""}`,

@@ -71,8 +71,12 @@ func (s *Server) startRegistration(w http.ResponseWriter, r *http.Request, kind,
 	if err != nil {
 		return err
 	}
-	reply, kdf, state, err := sc.registerStart(user, msg)
-	if err != nil {
+	var reply, state []byte
+	var kdf *KDFParams
+	if err := s.heavy(r.Context(), func() (err error) {
+		reply, kdf, state, err = sc.registerStart(user, msg)
+		return err
+	}); err != nil {
 		return err
 	}
 	handle, err := s.putPending(r.Context(), kind, user, schemeName, state)
@@ -112,10 +116,12 @@ func (s *Server) registerFinish(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.st.CreateAccount(r.Context(), *a); errors.Is(err, store.ErrExists) {
+		s.m.regs.WithLabelValues(a.Scheme, "exists").Inc()
 		return errorf(http.StatusConflict, CodeUserExists, "user %q is taken", a.User)
 	} else if err != nil {
 		return err
 	}
+	s.m.regs.WithLabelValues(a.Scheme, "created").Inc()
 	s.log.Info("registered", "user", a.User, "scheme", a.Scheme)
 	writeJSON(w, http.StatusCreated, registeredAnswer{User: a.User, Scheme: a.Scheme})
 	return nil
@@ -150,8 +156,12 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return err
 	}
-	reply, kdf, state, err := sc.loginStart(req.User, acct, req.Msg)
-	if err != nil {
+	var reply, state []byte
+	var kdf *KDFParams
+	if err := s.heavy(ctx, func() (err error) {
+		reply, kdf, state, err = sc.loginStart(req.User, acct, req.Msg)
+		return err
+	}); err != nil {
 		return err
 	}
 	if _, err := s.st.AddFailure(ctx, req.User, s.cfg.Now()); err != nil {
@@ -210,6 +220,7 @@ func (s *Server) loginFinish(w http.ResponseWriter, r *http.Request) error {
 	}
 	reply, err := sc.loginFinish(p.state, req.Msg)
 	if errors.Is(err, pakeerr.ErrAuthFailed) {
+		s.m.logins.WithLabelValues(p.scheme, "auth_failed").Inc()
 		s.log.Info("login failed", "user", p.user, "scheme", p.scheme)
 		return errorf(http.StatusUnauthorized, CodeAuthFailed, "wrong user name or password")
 	}
@@ -224,6 +235,7 @@ func (s *Server) loginFinish(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ans.Msg = reply
+	s.m.logins.WithLabelValues(p.scheme, "success").Inc()
 	s.log.Info("login", "user", p.user, "scheme", p.scheme)
 	writeJSON(w, http.StatusOK, ans)
 	return nil
@@ -306,6 +318,7 @@ func (s *Server) passwordFinish(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.clearCookie(w)
+	s.m.regs.WithLabelValues(a.Scheme, "changed").Inc()
 	s.log.Info("password changed", "user", a.User, "scheme", a.Scheme)
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -58,6 +58,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/kexlab/kexlab/server/dispatch"
 	"github.com/kexlab/kexlab/server/store"
 )
 
@@ -85,6 +86,14 @@ type Config struct {
 	KDF            KDFParams // for new SRP accounts: DefaultKDF
 	InsecureCookie bool      // drop the cookie's Secure attribute (plain-HTTP development only)
 	Issuer         string    // the assertion's iss: "kexlab"
+
+	// Dispatcher runs the server's heavy steps (the group operations of a
+	// login or registration round). Nil: the Server makes one with the
+	// defaults (a worker per core, CPU backend) and closes it in Close.
+	Dispatcher *dispatch.Dispatcher
+	// AllowedOrigins are the browser origins (e.g. "https://app.example")
+	// allowed to call the API cross-origin, with credentials (CORS).
+	AllowedOrigins []string
 }
 
 func (c *Config) defaults() {
@@ -133,6 +142,10 @@ type Server struct {
 	seal    cipher.AEAD
 	signer  *signer
 	mux     *http.ServeMux
+	d       *dispatch.Dispatcher
+	ownD    bool // d was made by New: Close closes it
+	m       *metrics
+	origins map[string]bool
 }
 
 // New returns a Server for cfg.
@@ -155,16 +168,44 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, st: cfg.Store, log: cfg.Logger, seal: seal, signer: newSigner(cfg.Secrets, cfg.Issuer)}
+	s := &Server{cfg: cfg, st: cfg.Store, log: cfg.Logger, seal: seal, signer: newSigner(cfg.Secrets, cfg.Issuer),
+		d: cfg.Dispatcher, origins: map[string]bool{}}
+	if s.d == nil {
+		s.d, s.ownD = dispatch.New(dispatch.Config{}, nil, nil), true
+	}
+	s.m = newMetrics(s.d)
+	for _, o := range cfg.AllowedOrigins {
+		s.origins[o] = true
+	}
 	srp2048, err1 := newSRP(2048, cfg.Secrets, cfg.KDF)
 	srp3072, err2 := newSRP(3072, cfg.Secrets, cfg.KDF)
 	op, err3 := newOPAQUE(cfg.Secrets)
 	if err := errors.Join(err1, err2, err3); err != nil {
+		s.Close()
 		return nil, err
 	}
 	s.schemes = map[string]scheme{"srp-2048": srp2048, "srp-3072": srp3072, "opaque": op}
 	s.routes()
 	return s, nil
+}
+
+// Close stops the dispatcher the Server made (after its queued steps).
+// It does not close the store.
+func (s *Server) Close() {
+	if s.ownD {
+		s.d.Close()
+	}
+}
+
+// heavy runs a scheme's round on the dispatcher; a full queue is a 503.
+func (s *Server) heavy(ctx context.Context, f func() error) error {
+	err := s.d.Do(ctx, f)
+	if errors.Is(err, dispatch.ErrOverloaded) || errors.Is(err, dispatch.ErrClosed) {
+		e := errorf(http.StatusServiceUnavailable, CodeUnavailable, "the server is busy; retry shortly")
+		e.retryAfter = time.Second
+		return e
+	}
+	return err
 }
 
 // Schemes lists the scheme names the API takes.
@@ -184,6 +225,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /.well-known/jwks.json", s.api(s.jwks))
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
 	m.HandleFunc("GET /readyz", s.api(s.ready))
+	m.Handle("GET /metrics", s.m.handler())
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusNotFound, CodeNotFound, "no route %s %s", r.Method, r.URL.Path))
 	})
@@ -192,15 +234,49 @@ func (s *Server) routes() {
 
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cors(w, r) {
+		return
+	}
+	_, pattern := s.mux.Handler(r)
 	// The mux answers a known path with the wrong method itself (405, plain
 	// text); keep every answer JSON.
-	if _, pattern := s.mux.Handler(r); pattern == "" || pattern == "/" {
-		if r.Method != http.MethodGet && r.Method != http.MethodPost && r.Method != http.MethodDelete {
-			s.writeError(w, r, errorf(http.StatusMethodNotAllowed, CodeMethod, "method %s", r.Method))
-			return
-		}
+	if (pattern == "" || pattern == "/") && r.Method != http.MethodGet && r.Method != http.MethodPost && r.Method != http.MethodDelete {
+		s.writeError(w, r, errorf(http.StatusMethodNotAllowed, CodeMethod, "method %s", r.Method))
+		return
 	}
-	s.mux.ServeHTTP(w, r)
+	start := time.Now()
+	sw := &statusWriter{ResponseWriter: w}
+	s.mux.ServeHTTP(sw, r)
+	if pattern == "" {
+		pattern = "other"
+	}
+	s.m.observe(pattern, sw.code, time.Since(start))
+}
+
+// cors sets the CORS headers for an allowed Origin and answers a
+// preflight request itself (it reports whether it did). A disallowed
+// origin gets no CORS headers, so the browser keeps the answer from it.
+func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	w.Header().Add("Vary", "Origin")
+	allowed := s.origins[origin]
+	if allowed {
+		w.Header().Set("Access-Control-Allow-Origin", origin)
+		w.Header().Set("Access-Control-Allow-Credentials", "true")
+	}
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	if allowed {
+		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+		w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Authorization")
+		w.Header().Set("Access-Control-Max-Age", "600")
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 // api adapts a handler that returns an error to http.HandlerFunc, and

@@ -64,6 +64,7 @@ func start(t *testing.T, tweak func(*server.Config)) (*client.Client, *httptest.
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
+	t.Cleanup(srv.Close)
 	t.Cleanup(hs.Close)
 	return client.New(hs.URL, hs.Client()), hs, clk
 }

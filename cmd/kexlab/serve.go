@@ -36,6 +36,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	regBurst := fs.Int("register-burst", 10, "registrations a client address may make at once")
 	addrRate := fs.Float64("addr-rate", 10, "login starts per second per client address")
 	addrBurst := fs.Int("addr-burst", 40, "login starts a client address may make at once")
+	origins := fs.String("allow-origin", "", "comma-separated browser origins allowed to call the API cross-origin (CORS), e.g. https://app.example")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -73,10 +74,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := server.New(server.Config{Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
 		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure,
-		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst})
+		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst,
+		AllowedOrigins: splitList(*origins)})
 	if err != nil {
 		return err
 	}
+	defer srv.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -135,4 +138,15 @@ func storeName(dsn, data string) string {
 		return "PostgreSQL"
 	}
 	return "SQLite " + filepath.Join(data, "kexlab.db")
+}
+
+// splitList splits a comma-separated flag, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package spake2plus
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"fmt"
 	"io"
@@ -106,4 +107,28 @@ func (v *Verifier) Next(in []byte) ([]byte, error) {
 		return nil, v.Finish(in)
 	}
 	return nil, v.fail(errState("the exchange is over"))
+}
+
+// MarshalBinary encodes the verifier's state between Respond and Finish —
+// the confirmP it expects and K_shared, ConfirmSize + 32 bytes — so that
+// another process can finish the exchange (ResumeVerifier). The encoding
+// holds the session key: keep it secret and short-lived. In any other
+// state it fails with pakeerr.ErrState.
+func (v *Verifier) MarshalBinary() ([]byte, error) {
+	if v == nil || v.state != stateActive {
+		return nil, errState("MarshalBinary outside Respond..Finish")
+	}
+	return append(bytes.Clone(v.expectConfirmP), v.key...), nil
+}
+
+// ResumeVerifier restores a verifier from MarshalBinary's encoding; its
+// Finish (or Next) takes confirmP. A state of the wrong length fails with
+// pakeerr.ErrInvalidParameter.
+func ResumeVerifier(state []byte) (*Verifier, error) {
+	if len(state) != ConfirmSize+32 {
+		return nil, fmt.Errorf("%w: verifier state of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(state), ConfirmSize+32)
+	}
+	v := &Verifier{expectConfirmP: bytes.Clone(state[:ConfirmSize])}
+	v.key, v.state = bytes.Clone(state[ConfirmSize:]), stateActive
+	return v, nil
 }

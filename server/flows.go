@@ -48,6 +48,13 @@ type scheme interface {
 	loginFinish(state, msg []byte) (reply []byte, err error)
 }
 
+// paramser is a scheme whose client needs the account's KDF parameters
+// before its first login message (SPAKE2+); /v1/login/params serves them,
+// from a fake record for an unknown user.
+type paramser interface {
+	params(user string, acct *store.Account) (*KDFParams, error)
+}
+
 // badMessage maps a scheme's parse errors to 400 bad_message.
 func badMessage(err error) error {
 	if errors.Is(err, pakeerr.ErrInvalidMessage) || errors.Is(err, pakeerr.ErrInvalidParameter) {
@@ -145,6 +152,12 @@ func (sc *srpScheme) record(user string, acct *store.Account) (*srp.Record, *KDF
 	kdf.Salt = sc.secrets.derive("srp kdf salt", user, 16)
 	kdf.Salt[0] |= 1
 	return &srp.Record{Salt: salt, Verifier: v}, &kdf, nil
+}
+
+// params returns the KDF parameters a login of user needs first.
+func (sc *srpScheme) params(user string, acct *store.Account) (*KDFParams, error) {
+	_, kdf, err := sc.record(user, acct)
+	return kdf, err
 }
 
 func (sc *srpScheme) loginStart(user string, acct *store.Account, msg []byte) ([]byte, *KDFParams, []byte, error) {

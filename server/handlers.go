@@ -148,12 +148,8 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkBackoff(ctx, req.User); err != nil {
 		return err
 	}
-	var acct *store.Account
-	a, err := s.st.GetAccount(ctx, req.User)
-	switch {
-	case err == nil && a.Scheme == req.Scheme:
-		acct = &a
-	case err != nil && !errors.Is(err, store.ErrNotFound):
+	acct, err := s.account(ctx, req.User, req.Scheme)
+	if err != nil {
 		return err
 	}
 	var reply, state []byte
@@ -173,6 +169,55 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, startAnswer{Handle: handle, Msg: reply, KDF: kdf})
 	return nil
+}
+
+// loginParams returns the KDF parameters of user's account for a scheme
+// whose client needs them before its first message, or fake ones.
+func (s *Server) loginParams(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		User   string `json:"user"`
+		Scheme string `json:"scheme"`
+	}
+	if err := decode(w, r, &req); err != nil {
+		return err
+	}
+	if err := checkUser(req.User); err != nil {
+		return err
+	}
+	sc, err := s.scheme(req.Scheme)
+	if err != nil {
+		return err
+	}
+	ps, ok := sc.(paramser)
+	if !ok {
+		return errorf(http.StatusBadRequest, CodeUnknownScheme, "scheme %q has no parameters to fetch", req.Scheme)
+	}
+	if err := s.throttle(r.Context(), "addr:"+clientAddr(r), s.cfg.AddrRate, s.cfg.AddrBurst); err != nil {
+		return err
+	}
+	acct, err := s.account(r.Context(), req.User, req.Scheme)
+	if err != nil {
+		return err
+	}
+	kdf, err := ps.params(req.User, acct)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"kdf": kdf})
+	return nil
+}
+
+// account returns user's account if it is registered with scheme, nil if
+// it is not (unknown, or another scheme: both are answered from fakes).
+func (s *Server) account(ctx context.Context, user, scheme string) (*store.Account, error) {
+	a, err := s.st.GetAccount(ctx, user)
+	switch {
+	case err == nil && a.Scheme == scheme:
+		return &a, nil
+	case err == nil || errors.Is(err, store.ErrNotFound):
+		return nil, nil
+	}
+	return nil, err
 }
 
 // checkBackoff refuses a login start for an account that failed too often

@@ -15,6 +15,7 @@
 //
 //	POST /v1/register/start   {user, scheme, msg?}  → {handle, msg, kdf?}
 //	POST /v1/register/finish  {handle, msg}         → 201 {user, scheme}
+//	POST /v1/login/params     {user, scheme}        → {kdf} (SRP, SPAKE2+)
 //	POST /v1/login/start      {user, scheme, msg}   → {handle, msg, kdf?}
 //	POST /v1/login/finish     {handle, msg}         → {msg?, session, expires, assertion}
 //	POST /v1/logout           (session)             → 204
@@ -26,8 +27,11 @@
 //
 // Schemes: "srp-2048" and "srp-3072" (SRP-6a, SHA-256, srp.ProfileRFC5054;
 // the client stretches the password with the account's KDFParams first;
-// msg of register/finish is the verifier), and "opaque" (RFC 9807,
-// P-256, scrypt KSF; credential identifier = user).
+// msg of register/finish is the verifier), "spake2plus" (RFC 9383, P-256;
+// w0 and w1 from the account's scrypt parameters and random salt, which
+// the client fetches with login/params first; register/finish takes
+// w0 || L), and "opaque" (RFC 9807, P-256, scrypt KSF; credential
+// identifier = user).
 //
 // A session (after a verified key confirmation only) is 256 random bits,
 // stored as its SHA-256, sent as an HttpOnly, Secure, SameSite=Strict
@@ -180,11 +184,12 @@ func New(cfg Config) (*Server, error) {
 	srp2048, err1 := newSRP(2048, cfg.Secrets, cfg.KDF)
 	srp3072, err2 := newSRP(3072, cfg.Secrets, cfg.KDF)
 	op, err3 := newOPAQUE(cfg.Secrets)
-	if err := errors.Join(err1, err2, err3); err != nil {
+	sp, err4 := newSPAKE2Plus(cfg.Secrets, cfg.KDF)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		s.Close()
 		return nil, err
 	}
-	s.schemes = map[string]scheme{"srp-2048": srp2048, "srp-3072": srp3072, "opaque": op}
+	s.schemes = map[string]scheme{"srp-2048": srp2048, "srp-3072": srp3072, "opaque": op, "spake2plus": sp}
 	s.routes()
 	return s, nil
 }
@@ -209,12 +214,13 @@ func (s *Server) heavy(ctx context.Context, f func() error) error {
 }
 
 // Schemes lists the scheme names the API takes.
-func (s *Server) Schemes() []string { return []string{"opaque", "srp-2048", "srp-3072"} }
+func (s *Server) Schemes() []string { return []string{"opaque", "spake2plus", "srp-2048", "srp-3072"} }
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("POST /v1/register/start", s.api(s.registerStart))
 	m.HandleFunc("POST /v1/register/finish", s.api(s.registerFinish))
+	m.HandleFunc("POST /v1/login/params", s.api(s.loginParams))
 	m.HandleFunc("POST /v1/login/start", s.api(s.loginStart))
 	m.HandleFunc("POST /v1/login/finish", s.api(s.loginFinish))
 	m.HandleFunc("POST /v1/logout", s.api(s.logout))

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -55,7 +56,7 @@ func start(t *testing.T, tweak func(*server.Config)) (*client.Client, *httptest.
 		t.Fatal(err)
 	}
 	clk := &clock{t: time.Now()}
-	cfg := server.Config{Store: st, Secrets: secrets, Now: clk.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), KDF: testKDF, RegisterRate: 1000, RegisterBurst: 1000, AddrRate: 1000, AddrBurst: 1000}
+	cfg := server.Config{Store: st, Secrets: secrets, Now: clk.Now, Logger: slog.New(slog.NewTextHandler(testLog(), nil)), KDF: testKDF, RegisterRate: 1000, RegisterBurst: 1000, AddrRate: 1000, AddrBurst: 1000}
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -69,7 +70,7 @@ func start(t *testing.T, tweak func(*server.Config)) (*client.Client, *httptest.
 	return client.New(hs.URL, hs.Client()), hs, clk
 }
 
-var schemes = []string{"srp-2048", "srp-3072", "opaque"}
+var schemes = []string{"srp-2048", "srp-3072", "opaque", "spake2plus"}
 
 // TestLifecycle registers, logs in, checks the session and the assertion,
 // changes the password, logs out and deletes the account, for each scheme.
@@ -379,4 +380,13 @@ func TestStaleSession(t *testing.T) {
 	if who, err := c.Whoami(ctx, sess); err != nil || who != "oscar" {
 		t.Errorf("the session itself is still valid: %q, %v", who, err)
 	}
+}
+
+// testLog is where the service logs in tests: nowhere, unless
+// KEXLAB_TEST_LOG=1.
+func testLog() io.Writer {
+	if os.Getenv("KEXLAB_TEST_LOG") == "1" {
+		return os.Stderr
+	}
+	return io.Discard
 }

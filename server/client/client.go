@@ -26,6 +26,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/opaque"
+	"github.com/kexlab/kexlab/pake/spake2plus"
 	"github.com/kexlab/kexlab/pake/srp"
 )
 
@@ -157,6 +158,26 @@ func (c *Client) call(ctx context.Context, method, path string, sess *Session, i
 	return nil
 }
 
+// SPAKE2+'s transcript context and verifier identity, as the service
+// binds them (server.SPAKE2PlusContext, server.SPAKE2PlusVerifierID).
+var (
+	spake2plusContext    = []byte("kexlab service v1")
+	spake2plusVerifierID = []byte("kexlab")
+)
+
+// spake2plusW derives w0, w1 and L from the password with the account's
+// scrypt parameters (RFC 9383 §3.2).
+func spake2plusW(user string, password []byte, k *kdfParams) (w0, w1, L []byte, err error) {
+	if k == nil {
+		return nil, nil, nil, errors.New("client: the service sent no scrypt parameters")
+	}
+	if k.Alg != "scrypt" || k.N > 1<<22 || k.R > 32 || k.P > 16 {
+		return nil, nil, nil, fmt.Errorf("client: KDF %s N=%d r=%d p=%d is not one this client runs", k.Alg, k.N, k.R, k.P)
+	}
+	pbkdf := func(input []byte, n int) ([]byte, error) { return scrypt.Key(input, k.Salt, k.N, k.R, k.P, n) }
+	return spake2plus.Register(password, []byte(user), spake2plusVerifierID, pbkdf)
+}
+
 // srpParams returns the parameters of an "srp-BITS" scheme.
 func srpParams(scheme string) (*srp.Params, error) {
 	bits, ok := map[string]int{"srp-2048": 2048, "srp-3072": 3072}[scheme]
@@ -207,6 +228,15 @@ func (c *Client) register(ctx context.Context, prefix string, sess *Session, sch
 			}
 			return rec.Bytes(), nil
 		}
+	case "spake2plus":
+		finishMsg = func(_ []byte, kdf *kdfParams) ([]byte, error) {
+			w0, w1, L, err := spake2plusW(user, password, kdf)
+			if err != nil {
+				return nil, err
+			}
+			clear(w1)
+			return append(w0, L...), nil
+		}
 	default:
 		p, err := srpParams(scheme)
 		if err != nil {
@@ -232,8 +262,8 @@ func (c *Client) register(ctx context.Context, prefix string, sess *Session, sch
 	return c.call(ctx, http.MethodPost, prefix+"/finish", sess, map[string]any{"handle": ans.Handle, "msg": b64(msg)}, nil)
 }
 
-// Register creates the account user with scheme ("srp-2048", "srp-3072"
-// or "opaque").
+// Register creates the account user with scheme ("srp-2048", "srp-3072",
+// "spake2plus" or "opaque").
 func (c *Client) Register(ctx context.Context, scheme, user string, password []byte) error {
 	return c.register(ctx, "/v1/register", nil, scheme, user, password)
 }
@@ -271,6 +301,32 @@ func (c *Client) Login(ctx context.Context, scheme, user string, password []byte
 				return nil, err
 			}
 			return ke3.Bytes(), nil
+		}
+		check = func([]byte) error { return nil }
+	case "spake2plus":
+		var ans struct {
+			KDF *kdfParams `json:"kdf"`
+		}
+		if err := c.call(ctx, http.MethodPost, "/v1/login/params", nil, map[string]any{"user": user, "scheme": scheme}, &ans); err != nil {
+			return nil, err
+		}
+		w0, w1, _, err := spake2plusW(user, password, ans.KDF)
+		if err != nil {
+			return nil, err
+		}
+		pr, err := spake2plus.NewProver(nil, spake2plusContext, []byte(user), spake2plusVerifierID, w0, w1)
+		clear(w1)
+		if err != nil {
+			return nil, err
+		}
+		if first, err = pr.Start(); err != nil {
+			return nil, err
+		}
+		second = func(reply []byte, _ *kdfParams) ([]byte, error) {
+			if len(reply) != spake2plus.ShareSize+spake2plus.ConfirmSize {
+				return nil, fmt.Errorf("client: SPAKE2+ answer of %d bytes", len(reply))
+			}
+			return pr.Finish(reply[:spake2plus.ShareSize], reply[spake2plus.ShareSize:])
 		}
 		check = func([]byte) error { return nil }
 	default:

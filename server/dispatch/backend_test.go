@@ -3,6 +3,7 @@ package dispatch
 import (
 	"errors"
 	"math"
+	"sync"
 	"testing"
 	"time"
 )
@@ -52,42 +53,55 @@ func TestLeastSquares(t *testing.T) {
 	}
 }
 
-// spinBackend is a Backend with a known cost: T of spinning per batch, then
-// the tasks in order.
-type spinBackend struct{ T time.Duration }
+// virtualClock is a clock that moves only when told to.
+type virtualClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
 
-func (spinBackend) Name() string { return "spin" }
-func (b spinBackend) Cost() Cost { return Cost{T: b.T} }
-func (b spinBackend) Run(batch []Task) []error {
-	spin(b.T)
+func (c *virtualClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *virtualClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// virtualBackend costs T per batch and its tasks k each, on a virtual
+// clock.
+type virtualBackend struct {
+	T  time.Duration
+	vc *virtualClock
+}
+
+func (virtualBackend) Name() string { return "virtual" }
+func (b virtualBackend) Cost() Cost { return Cost{T: b.T} }
+func (b virtualBackend) Run(batch []Task) []error {
+	b.vc.advance(b.T)
 	return CPU{}.Run(batch)
 }
 
-// TestCalibrate fits a backend whose T and k are known. The machine is
-// shared, so the tolerance is wide; the fit is logged.
+// TestCalibrate fits a backend whose T and k are known, on a virtual
+// clock (timing on the shared machine is what benchmarks are for): the
+// fit must be exact.
 func TestCalibrate(t *testing.T) {
 	const T, k = 2 * time.Millisecond, 400 * time.Microsecond
-	var f Fit
-	var err error
-	for try := 0; try < 3; try++ { // a busy machine may spoil one run
-		f, err = Calibrate(spinBackend{T: T}, spinTask(k), 8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Log(f)
-		if near(f.T, T, 0.25) && near(f.K, k, 0.25) && f.R2 > 0.95 {
-			break
-		}
+	vc := &virtualClock{t: time.Unix(0, 0)}
+	clock = vc.now
+	defer func() { clock = time.Now }()
+	f, err := Calibrate(virtualBackend{T: T, vc: vc}, func() error { vc.advance(k); return nil }, 8)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !near(f.T, T, 0.25) || !near(f.K, k, 0.25) || f.R2 < 0.95 {
+	t.Log(f)
+	if !near(f.T, T, 1e-6) || !near(f.K, k, 1e-6) || f.R2 < 0.999999 || f.Clamped {
 		t.Errorf("Calibrate = %v, want T=%v k=%v", f, T, k)
 	}
 	if len(f.Points) != 5 || f.Points[0].Size != 1 || f.Points[4].Size != 8 || f.Reps != CalibrateReps {
 		t.Errorf("points %v", f.Points)
 	}
 	cpu := CPU{Model: f.Cost}
-	if got := Threshold(cpu.Cost(), Cost{T: 4 * time.Millisecond}); got < 8 || got > 14 {
-		t.Errorf("threshold for T = 4ms on the fitted k = %v: %d, want about 10", f.K, got)
+	if got := Threshold(cpu.Cost(), Cost{T: 4 * time.Millisecond}); got != 10 {
+		t.Errorf("threshold for T = 4ms on k = %v: %d, want ⌈4 ms / 400 µs⌉ = 10", f.K, got)
 	}
 }
 

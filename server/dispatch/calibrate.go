@@ -3,6 +3,7 @@ package dispatch
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -97,10 +98,14 @@ func Calibrate(b Backend, probe Task, maxBatch int) (Fit, error) {
 	T, k, r2 := leastSquares(f.Points)
 	f.R2 = r2
 	f.Clamped = T < 0 || k < 0
-	f.T = time.Duration(max(T, 0))
-	f.K = time.Duration(max(k, 0))
+	f.T = time.Duration(math.Round(max(T, 0)))
+	f.K = time.Duration(math.Round(max(k, 0)))
 	return f, nil
 }
+
+// clock is Calibrate's time source (a test replaces it with a virtual
+// clock, so that a fit can be checked exactly on a busy machine).
+var clock = time.Now
 
 // timeBatch runs batch on b and returns how long it took, or the first
 // error of a task or of b.
@@ -110,9 +115,9 @@ func timeBatch(b Backend, batch []Task) (d time.Duration, err error) {
 			err = fmt.Errorf("dispatch: Calibrate: %s: %w", b.Name(), newPanicError(r))
 		}
 	}()
-	start := time.Now()
+	start := clock()
 	errs := b.Run(batch)
-	d = time.Since(start)
+	d = clock().Sub(start)
 	if len(errs) != len(batch) {
 		return 0, fmt.Errorf("dispatch: Calibrate: %s returned %d errors for %d tasks", b.Name(), len(errs), len(batch))
 	}

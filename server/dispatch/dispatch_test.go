@@ -138,6 +138,8 @@ func TestBatchingUnderLoad(t *testing.T) {
 // batch. With one, the first task (no arrival rate known yet) waits
 // MaxDelay, and not much more; lone tasks after it, arriving a few
 // milliseconds apart, do not wait: the batch could not grow past t.
+// MaxDelay is long (100 ms) and the lone tasks arrive 100 ms apart, so
+// that waiting and not waiting stay far apart on a loaded machine.
 func TestLoneTaskLatency(t *testing.T) {
 	do := func(d *Dispatcher) time.Duration {
 		start := time.Now()
@@ -146,33 +148,34 @@ func TestLoneTaskLatency(t *testing.T) {
 		}
 		return time.Since(start)
 	}
+	const gap = 100 * time.Millisecond
 	lone := func(d *Dispatcher) time.Duration {
 		var ds []time.Duration
 		for range 7 {
-			time.Sleep(2 * time.Millisecond)
+			time.Sleep(gap)
 			ds = append(ds, do(d))
 		}
 		return median(ds)
 	}
 	t.Run("cpu", func(t *testing.T) {
-		d := start(t, Config{MaxDelay: 50 * time.Millisecond}, nil, nil)
-		if m := lone(d); m > 10*time.Millisecond {
+		d := start(t, Config{MaxDelay: gap}, nil, nil)
+		if m := lone(d); m > gap/2 {
 			t.Errorf("lone task took %v (median) with the CPU backend alone; it must not wait for a batch", m)
 		} else {
 			t.Logf("median %v", m)
 		}
 	})
-	for _, delay := range []time.Duration{5 * time.Millisecond, DefaultMaxDelay} {
+	for _, delay := range []time.Duration{gap} {
 		t.Run(fmt.Sprint("accel-", delay), func(t *testing.T) {
 			accel := &recorder{name: "accel"}
 			d := start(t, Config{MaxDelay: delay, Threshold: 4}, nil, accel)
 			first := do(d)
 			m := lone(d)
 			t.Logf("first %v, then median %v, with MaxDelay %v", first, m, delay)
-			if first < delay || first > delay+10*time.Millisecond {
-				t.Errorf("first task took %v, want MaxDelay %v and at most 10 ms more", first, delay)
+			if first < delay || first > delay+80*time.Millisecond {
+				t.Errorf("first task took %v, want MaxDelay %v and at most 80 ms more", first, delay)
 			}
-			if m > delay/2+time.Millisecond {
+			if m > delay/2 {
 				t.Errorf("lone tasks took %v (median), want no wait", m)
 			}
 			if s := accel.batchSizes(); len(s) != 0 {
@@ -225,7 +228,7 @@ func TestRouting(t *testing.T) {
 // MaxDelay form one batch, which goes to the accelerator.
 func TestAccelBatchForms(t *testing.T) {
 	accel := &recorder{name: "accel"}
-	d := start(t, Config{Workers: 2, MaxBatch: 10, MaxDelay: 50 * time.Millisecond, Threshold: 3}, nil, accel)
+	d := start(t, Config{Workers: 2, MaxBatch: 10, MaxDelay: 300 * time.Millisecond, Threshold: 3}, nil, accel)
 	var wg sync.WaitGroup
 	begin := time.Now()
 	for range 10 {
@@ -242,8 +245,8 @@ func TestAccelBatchForms(t *testing.T) {
 	if len(sizes) == 0 || sizes[0] < 4 {
 		t.Errorf("accelerator batches %v, want one of more than t = 3 tasks", sizes)
 	}
-	if elapsed > 50*time.Millisecond+20*time.Millisecond {
-		t.Errorf("batch took %v, MaxDelay is 50ms", elapsed)
+	if elapsed > 300*time.Millisecond+150*time.Millisecond {
+		t.Errorf("batch took %v, MaxDelay is 300ms", elapsed)
 	}
 }
 
@@ -271,7 +274,7 @@ func TestOverload(t *testing.T) {
 	if !errors.Is(err, ErrOverloaded) {
 		t.Fatalf("Do on a full queue: %v, want ErrOverloaded", err)
 	}
-	if el := time.Since(begin); el > 100*time.Millisecond {
+	if el := time.Since(begin); el > time.Second {
 		t.Errorf("ErrOverloaded took %v", el)
 	}
 	release()

@@ -16,9 +16,10 @@ build: deps
 # make test: everything CI checks. Installs what it needs itself: the Go
 # modules, Debian's Chromium for the test that renders report.html,
 # SoftHSM2 and swtpm, the real key sources the wg/keysource tests start,
-# and the SRP peers (pysrp from PyPI, RustCrypto srp from crates.io) that
-# pake/srp's interoperability tests run against.
-test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz jvm-test
+# the SRP peers (pysrp from PyPI, RustCrypto srp from crates.io) that
+# pake/srp's interoperability tests run against, and schemathesis (PyPI)
+# for the check of the service against its OpenAPI document.
+test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz openapi-check jvm-test
 
 .PHONY: srp-peers
 srp-peers:
@@ -32,6 +33,15 @@ hsm:
 .PHONY: postgres
 postgres:
 	scripts/postgres-test.sh
+
+# The service against its OpenAPI document (server/openapi.json): a real
+# kexlab serve on loopback, flows and validate.py for what only a real
+# client reaches, then schemathesis (PyPI, pinned in
+# server/openapi-check/requirements.txt, in server/openapi-check/.venv),
+# at most 50 cases per operation and 10 minutes in all.
+.PHONY: openapi-check
+openapi-check:
+	scripts/openapi-check.sh
 
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \

@@ -231,6 +231,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /.well-known/jwks.json", s.api(s.jwks))
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
 	m.HandleFunc("GET /readyz", s.api(s.ready))
+	m.HandleFunc("GET /v1/openapi.json", s.api(s.openapi))
 	m.Handle("GET /metrics", s.m.handler())
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusNotFound, CodeNotFound, "no route %s %s", r.Method, r.URL.Path))

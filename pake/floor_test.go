@@ -43,6 +43,19 @@ func TestFloor(t *testing.T) {
 					t.Fatalf("Password: %v", err)
 				}
 			}
+			// The server's share, which the service's benchmark compares
+			// with a login over HTTP: every augmented scheme that the
+			// service runs states it.
+			if f.Server == nil && s.Info().Augmented && serviceScheme(name) {
+				t.Fatal("an augmented scheme's floor has no Server share")
+			}
+			if f.Server != nil {
+				for range 2 {
+					if err := f.Server(); err != nil {
+						t.Fatalf("Server: %v", err)
+					}
+				}
+			}
 		})
 	}
 }
@@ -64,4 +77,10 @@ func TestFloorPassword(t *testing.T) {
 			t.Errorf("%s: a Preparer with no Password in its floor", s.Info().Name)
 		}
 	}
+}
+
+// serviceScheme reports whether kexlab serve runs the scheme (its floor
+// then has a Server share).
+func serviceScheme(name string) bool {
+	return strings.HasPrefix(name, "srp") || name == "spake2plus" || name == "opaque" || name == "apakepq"
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/kexlab/kexlab/bench/stats"
+	"github.com/kexlab/kexlab/pake/apakepq"
 	"github.com/kexlab/kexlab/pake/opaque"
 	"github.com/kexlab/kexlab/pake/spake2plus"
 	"github.com/kexlab/kexlab/pake/srp"
@@ -66,7 +67,7 @@ const (
 // the API would cost 500 client-side scrypt runs): the server reads and
 // parses a copied record exactly as the original.
 func TestEnumeration(t *testing.T) {
-	for _, sc := range []string{"srp-2048", "srp-3072", "opaque", "spake2plus"} {
+	for _, sc := range []string{"srp-2048", "srp-3072", "opaque", "spake2plus", "apakepq"} {
 		t.Run(sc, func(t *testing.T) { testEnumeration(t, sc) })
 	}
 }
@@ -96,6 +97,9 @@ type enumRig struct {
 	params bool   // the scheme has a login/params round
 	msg1   string // base64url
 	msg3   int    // length of the last client message
+	// startFails: the server sees the wrong password in message 1
+	// (apakepq) and answers login/start with 401; there is no finish.
+	startFails bool
 }
 
 func testEnumeration(t *testing.T, sc string) {
@@ -139,6 +143,17 @@ func testEnumeration(t *testing.T, sc string) {
 			t.Fatal(err)
 		}
 		rig.params, rig.msg3 = true, spake2plus.ConfirmSize
+	case "apakepq":
+		// A client under a wrong (stretched) password: message 1 opens
+		// to an ML-KEM key under neither the real nor a fake record's rw.
+		cl, err := apakepq.NewClient(nil, []byte("wrong password"), apakepq.Session{ClientID: []byte("k-x-0000"), ServerID: server.APAKEPQServerID, Context: server.APAKEPQContext}, server.APAKEPQIterations)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg1, err = cl.Next(nil); err != nil {
+			t.Fatal(err)
+		}
+		rig.params, rig.startFails = true, true
 	default:
 		bits := map[string]int{"srp-2048": 2048, "srp-3072": 3072}[sc]
 		p, err := srp.NewParams(bits, crypto.SHA256)
@@ -211,13 +226,21 @@ func testEnumeration(t *testing.T, sc string) {
 		}
 	}
 	phases := []int{phStart, phFinish}
+	if rig.startFails {
+		phases = phases[:1]
+	}
 	if rig.params {
-		phases = []int{phParams, phStart, phFinish}
+		phases = append([]int{phParams}, phases...)
 	}
 	// The attempts did not lock or slow anyone down, and did not log in.
 	for _, s := range append(slices.Clone(K), U...) {
-		if (rig.params && !strings.HasPrefix(s.key[phParams], "200 ")) ||
-			!strings.HasPrefix(s.key[phStart], "200 ") || !strings.HasPrefix(s.key[phFinish], "401 auth_failed ") {
+		last := s.key[phFinish]
+		if rig.startFails {
+			last = s.key[phStart]
+		} else if !strings.HasPrefix(s.key[phStart], "200 ") {
+			last = ""
+		}
+		if (rig.params && !strings.HasPrefix(s.key[phParams], "200 ")) || !strings.HasPrefix(last, "401 auth_failed ") {
 			t.Fatalf("an attempt was answered %q", s.key)
 		}
 	}
@@ -238,35 +261,8 @@ func testEnumeration(t *testing.T, sc string) {
 			}
 		}
 	}
-	// The start answer's msg: OPAQUE's KE2 and SPAKE2+'s shareV || confirmV
-	// have one size; SRP's B is sent without leading zero bytes (RFC 5054),
-	// so it is a byte shorter in 1/256 of the answers, for both kinds
-	// alike: compare the distributions, not the pairs.
-	hk := histogram(K, func(s enumSample) string { return fmt.Sprint(s.msgLen) })
-	hu := histogram(U, func(s enumSample) string { return fmt.Sprint(s.msgLen) })
-	t.Logf("login/start msg lengths: known %v, unknown %v", hk, hu)
-	full := 0
-	for _, s := range append(slices.Clone(K), U...) {
-		full = max(full, s.msgLen)
-	}
-	if hk[fmt.Sprint(full)] == 0 || hu[fmt.Sprint(full)] == 0 {
-		t.Errorf("the longest msg is not seen for both kinds: %v, %v", hk, hu)
-	}
-	for kind, h := range map[string]map[string]int{"known": hk, "unknown": hu} {
-		short := 0
-		for l, n := range h {
-			switch {
-			case l == fmt.Sprint(full):
-			case strings.HasPrefix(sc, "srp-") && (l == fmt.Sprint(full-1) || l == fmt.Sprint(full-2)):
-				short += n
-			default:
-				t.Errorf("%s: login/start msg of %s bytes (longest %d)", kind, l, full)
-			}
-		}
-		// Binomial(1000, 1/256): mean 3.9; P(more than 20) < 1e-8.
-		if short > len(K)/50 {
-			t.Errorf("%s: %d of %d start answers have a short msg", kind, short, len(K))
-		}
+	if !rig.startFails {
+		rig.checkMsgLengths(t, K, U)
 	}
 
 	// Times: Mann–Whitney, known vs unknown, per round, on all pairs and
@@ -315,6 +311,40 @@ func testEnumeration(t *testing.T, sc string) {
 	t.Logf("%s: setup %v, %d attempts of each kind in %v", sc, setup.Round(time.Millisecond), len(K), time.Since(began).Round(time.Millisecond))
 }
 
+// checkMsgLengths compares the lengths of the start answers' msg.
+func (r *enumRig) checkMsgLengths(t *testing.T, K, U []enumSample) {
+	// The start answer's msg: OPAQUE's KE2 and SPAKE2+'s shareV || confirmV
+	// have one size; SRP's B is sent without leading zero bytes (RFC 5054),
+	// so it is a byte shorter in 1/256 of the answers, for both kinds
+	// alike: compare the distributions, not the pairs.
+	hk := histogram(K, func(s enumSample) string { return fmt.Sprint(s.msgLen) })
+	hu := histogram(U, func(s enumSample) string { return fmt.Sprint(s.msgLen) })
+	t.Logf("login/start msg lengths: known %v, unknown %v", hk, hu)
+	full := 0
+	for _, s := range append(slices.Clone(K), U...) {
+		full = max(full, s.msgLen)
+	}
+	if hk[fmt.Sprint(full)] == 0 || hu[fmt.Sprint(full)] == 0 {
+		t.Errorf("the longest msg is not seen for both kinds: %v, %v", hk, hu)
+	}
+	for kind, h := range map[string]map[string]int{"known": hk, "unknown": hu} {
+		short := 0
+		for l, n := range h {
+			switch {
+			case l == fmt.Sprint(full):
+			case strings.HasPrefix(r.scheme, "srp-") && (l == fmt.Sprint(full-1) || l == fmt.Sprint(full-2)):
+				short += n
+			default:
+				t.Errorf("%s: login/start msg of %s bytes (longest %d)", kind, l, full)
+			}
+		}
+		// Binomial(1000, 1/256): mean 3.9; P(more than 20) < 1e-8.
+		if short > len(K)/50 {
+			t.Errorf("%s: %d of %d start answers have a short msg", kind, short, len(K))
+		}
+	}
+}
+
 func histogram(xs []enumSample, key func(enumSample) string) map[string]int {
 	h := map[string]int{}
 	for _, x := range xs {
@@ -351,6 +381,10 @@ func (r *enumRig) attempt(t *testing.T, ctx context.Context, user string) enumSa
 	var ans struct {
 		Handle string `json:"handle"`
 		Msg    string `json:"msg"`
+	}
+	if r.startFails {
+		s.size[phStart] = len(data)
+		return s
 	}
 	if err := json.Unmarshal(data, &ans); err != nil || status != http.StatusOK {
 		t.Errorf("login/start of %s: %d %q", user, status, data)

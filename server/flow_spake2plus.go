@@ -34,9 +34,8 @@ func SPAKE2PlusPBKDF(k KDFParams) spake2plus.PBKDF {
 // fetches first (/v1/login/params), as Matter's PBKDF parameter exchange
 // does. Registration: the client sends w0 || L (32 + 65 bytes).
 type spake2plusScheme struct {
-	secrets *Secrets
-	kdf     KDFParams
-	fakeL   []byte // L of every fake record: never sent, so one serves all
+	clientKDF
+	fakeL []byte // L of every fake record: never sent, so one serves all
 }
 
 func newSPAKE2Plus(secrets *Secrets, kdf KDFParams) (*spake2plusScheme, error) {
@@ -45,21 +44,46 @@ func newSPAKE2Plus(secrets *Secrets, kdf KDFParams) (*spake2plusScheme, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &spake2plusScheme{secrets: secrets, kdf: kdf, fakeL: L}, nil
+	return &spake2plusScheme{clientKDF: clientKDF{secrets: secrets, kdf: kdf, name: "SPAKE2+", fakeLabel: "spake2+ kdf salt"}, fakeL: L}, nil
 }
 
-func (sc *spake2plusScheme) registerStart(user string, msg []byte) ([]byte, *KDFParams, []byte, error) {
+// clientKDF is the part of a scheme whose client stretches the password
+// with per-account scrypt parameters and a random salt, fetched before
+// the first login message (/v1/login/params): registration starts without
+// a message and answers the new account's parameters.
+type clientKDF struct {
+	secrets   *Secrets
+	kdf       KDFParams
+	name      string // the scheme, for errors
+	fakeLabel string // derives an unknown user's salt
+}
+
+func (c *clientKDF) registerStart(user string, msg []byte) ([]byte, *KDFParams, []byte, error) {
 	if len(msg) != 0 {
-		return nil, nil, nil, badRequest("msg: SPAKE2+ registration starts without a message")
+		return nil, nil, nil, badRequest("msg: %s registration starts without a message", c.name)
 	}
 	salt, err := salt16()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	kdf := sc.kdf
+	kdf := c.kdf
 	kdf.Salt = salt
 	state, err := json.Marshal(kdf)
 	return []byte{}, &kdf, state, err
+}
+
+// params returns the account's KDF parameters, or the fake ones of user.
+func (c *clientKDF) params(user string, acct *store.Account) (*KDFParams, error) {
+	kdf := c.kdf
+	if acct == nil {
+		kdf.Salt = c.secrets.derive(c.fakeLabel, user, 16)
+		kdf.Salt[0] |= 1
+		return &kdf, nil
+	}
+	if err := json.Unmarshal(acct.Params, &kdf); err != nil {
+		return nil, fmt.Errorf("account %q: stored parameters: %w", user, err)
+	}
+	return &kdf, nil
 }
 
 func (sc *spake2plusScheme) registerFinish(user string, state, msg []byte) ([]byte, []byte, error) {
@@ -73,20 +97,6 @@ func (sc *spake2plusScheme) registerFinish(user string, state, msg []byte) ([]by
 	}
 	// state is cleared by the caller once this returns: copy what is kept.
 	return append([]byte(nil), msg...), append([]byte(nil), state...), nil
-}
-
-// params returns the account's KDF parameters, or the fake ones of user.
-func (sc *spake2plusScheme) params(user string, acct *store.Account) (*KDFParams, error) {
-	kdf := sc.kdf
-	if acct == nil {
-		kdf.Salt = sc.secrets.derive("spake2+ kdf salt", user, 16)
-		kdf.Salt[0] |= 1
-		return &kdf, nil
-	}
-	if err := json.Unmarshal(acct.Params, &kdf); err != nil {
-		return nil, fmt.Errorf("account %q: stored parameters: %w", user, err)
-	}
-	return &kdf, nil
 }
 
 func (sc *spake2plusScheme) loginStart(user string, acct *store.Account, msg []byte) ([]byte, *KDFParams, []byte, error) {

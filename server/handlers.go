@@ -154,14 +154,18 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 	}
 	var reply, state []byte
 	var kdf *KDFParams
-	if err := s.heavy(ctx, func() (err error) {
+	err = s.heavy(ctx, func() (err error) {
 		reply, kdf, state, err = sc.loginStart(req.User, acct, req.Msg)
 		return err
-	}); err != nil {
+	})
+	if err != nil && !errors.Is(err, pakeerr.ErrAuthFailed) {
 		return err
 	}
 	if _, err := s.st.AddFailure(ctx, req.User, s.cfg.Now()); err != nil {
 		return err
+	}
+	if err != nil { // apakepq: the server sees a wrong password at once
+		return s.authFailed(req.User, req.Scheme)
 	}
 	handle, err := s.putPending(ctx, kindLogin, req.User, req.Scheme, state)
 	if err != nil {
@@ -265,9 +269,7 @@ func (s *Server) loginFinish(w http.ResponseWriter, r *http.Request) error {
 	}
 	reply, err := sc.loginFinish(p.state, req.Msg)
 	if errors.Is(err, pakeerr.ErrAuthFailed) {
-		s.m.logins.WithLabelValues(p.scheme, "auth_failed").Inc()
-		s.log.Info("login failed", "user", p.user, "scheme", p.scheme)
-		return errorf(http.StatusUnauthorized, CodeAuthFailed, "wrong user name or password")
+		return s.authFailed(p.user, p.scheme)
 	}
 	if err != nil {
 		return err
@@ -381,4 +383,11 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) error {
 	s.log.Info("account deleted", "user", sess.User)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// authFailed counts and logs a failed login and returns its answer.
+func (s *Server) authFailed(user, scheme string) error {
+	s.m.logins.WithLabelValues(scheme, "auth_failed").Inc()
+	s.log.Info("login failed", "user", user, "scheme", scheme)
+	return errorf(http.StatusUnauthorized, CodeAuthFailed, "wrong user name or password")
 }

@@ -15,7 +15,7 @@
 //
 //	POST /v1/register/start   {user, scheme, msg?}  → {handle, msg, kdf?}
 //	POST /v1/register/finish  {handle, msg}         → 201 {user, scheme}
-//	POST /v1/login/params     {user, scheme}        → {kdf} (SRP, SPAKE2+)
+//	POST /v1/login/params     {user, scheme}        → {kdf} (SRP, SPAKE2+, apakepq)
 //	POST /v1/login/start      {user, scheme, msg}   → {handle, msg, kdf?}
 //	POST /v1/login/finish     {handle, msg}         → {msg?, session, expires, assertion}
 //	POST /v1/logout           (session)             → 204
@@ -30,8 +30,12 @@
 // msg of register/finish is the verifier), "spake2plus" (RFC 9383, P-256;
 // w0 and w1 from the account's scrypt parameters and random salt, which
 // the client fetches with login/params first; register/finish takes
-// w0 || L), and "opaque" (RFC 9807, P-256, scrypt KSF; credential
-// identifier = user).
+// w0 || L), "opaque" (RFC 9807, P-256, scrypt KSF; credential
+// identifier = user) and "apakepq" (package apakepq, the KEM-AE compiler
+// over OCAKE with ML-KEM-512, on a password the client stretched with the
+// account's scrypt parameters, fetched with login/params as for SPAKE2+;
+// register/finish takes the record rw ‖ ek; a wrong password is refused
+// at login/start already).
 //
 // A session (after a verified key confirmation only) is 256 random bits,
 // stored as its SHA-256, sent as an HttpOnly, Secure, SameSite=Strict
@@ -185,11 +189,12 @@ func New(cfg Config) (*Server, error) {
 	srp3072, err2 := newSRP(3072, cfg.Secrets, cfg.KDF)
 	op, err3 := newOPAQUE(cfg.Secrets)
 	sp, err4 := newSPAKE2Plus(cfg.Secrets, cfg.KDF)
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	pq, err5 := newAPAKEPQ(cfg.Secrets, cfg.KDF)
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		s.Close()
 		return nil, err
 	}
-	s.schemes = map[string]scheme{"srp-2048": srp2048, "srp-3072": srp3072, "opaque": op, "spake2plus": sp}
+	s.schemes = map[string]scheme{"srp-2048": srp2048, "srp-3072": srp3072, "opaque": op, "spake2plus": sp, "apakepq": pq}
 	s.routes()
 	return s, nil
 }
@@ -214,7 +219,9 @@ func (s *Server) heavy(ctx context.Context, f func() error) error {
 }
 
 // Schemes lists the scheme names the API takes.
-func (s *Server) Schemes() []string { return []string{"opaque", "spake2plus", "srp-2048", "srp-3072"} }
+func (s *Server) Schemes() []string {
+	return []string{"apakepq", "opaque", "spake2plus", "srp-2048", "srp-3072"}
+}
 
 func (s *Server) routes() {
 	m := http.NewServeMux()

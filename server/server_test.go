@@ -70,7 +70,7 @@ func start(t *testing.T, tweak func(*server.Config)) (*client.Client, *httptest.
 	return client.New(hs.URL, hs.Client()), hs, clk
 }
 
-var schemes = []string{"srp-2048", "srp-3072", "opaque", "spake2plus"}
+var schemes = []string{"srp-2048", "srp-3072", "opaque", "spake2plus", "apakepq"}
 
 // TestLifecycle registers, logs in, checks the session and the assertion,
 // changes the password, logs out and deletes the account, for each scheme.
@@ -274,7 +274,7 @@ func TestFlowOnce(t *testing.T) {
 // wrong password — same codes, same sizes — and repeated starts agree on
 // the salt and KDF parameters.
 func TestUnknownUser(t *testing.T) {
-	c, hs, _ := start(t, nil)
+	c, hs, _ := start(t, func(cfg *server.Config) { cfg.FreeFailures = 20 })
 	ctx := context.Background()
 	for _, sc := range schemes {
 		if err := c.Register(ctx, sc, "known", []byte("pw")); err != nil && !client.IsCode(err, server.CodeUserExists) {

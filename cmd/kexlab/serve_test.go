@@ -106,7 +106,7 @@ func TestServeTwoInstances(t *testing.T) {
 	}
 	c := client.New(a, &http.Client{Transport: &alternate{backends: backends}, Timeout: time.Minute})
 	ctx := context.Background()
-	for _, sc := range []string{"srp-2048", "opaque", "spake2plus"} {
+	for _, sc := range []string{"srp-2048", "opaque", "spake2plus", "apakepq"} {
 		user, pw := "alice-"+sc, []byte("correct horse")
 		if err := c.Register(ctx, sc, user, pw); err != nil {
 			t.Fatalf("%s: register: %v", sc, err)

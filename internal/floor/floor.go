@@ -16,4 +16,9 @@ type Floor struct {
 	// PBKDF2, the OPRF's key stretching — or is nil when there is none.
 	// Registration is not part of it.
 	Password func() error
+	// Server performs, once per call, the server's share of Online: what
+	// one login costs a server that holds the client's record (the
+	// primitive limit of a PAKE service per core). It is nil for the
+	// balanced schemes, whose two sides are peers.
+	Server func() error
 }

@@ -275,3 +275,63 @@ func TestState(t *testing.T) {
 		t.Errorf("server without randomness: %v", err)
 	}
 }
+
+// TestResumeServer: a server marshalled after message 2 and resumed
+// elsewhere finishes with the same key as the client, refuses a wrong
+// proof, and marshals only between the two messages.
+func TestResumeServer(t *testing.T) {
+	rec := mustRecord(t, "correct horse")
+	for _, wrong := range []bool{false, true} {
+		c := newTestClient(t, "correct horse")
+		sv, err := NewServer(rand.Reader, rec, testSession)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sv.MarshalBinary(); !errors.Is(err, pakeerr.ErrState) {
+			t.Fatalf("MarshalBinary before message 1: %v", err)
+		}
+		m1, _ := c.Next(nil)
+		m2, err := sv.Next(m1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state, err := sv.MarshalBinary()
+		if err != nil || len(state) != Message3Size+KeySize {
+			t.Fatalf("MarshalBinary: %d bytes, %v", len(state), err)
+		}
+		m3, err := c.Next(m2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wrong {
+			m3[0] ^= 1
+		}
+		resumed, err := ResumeServer(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = resumed.Next(m3)
+		if wrong {
+			if !errors.Is(err, pakeerr.ErrAuthFailed) || resumed.Done() {
+				t.Fatalf("wrong proof: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		kc, _ := c.SessionKey()
+		ks, err := resumed.SessionKey()
+		if err != nil || !bytes.Equal(kc, ks) {
+			t.Fatalf("resumed key %x, client %x (%v)", ks, kc, err)
+		}
+		if _, err := resumed.MarshalBinary(); !errors.Is(err, pakeerr.ErrState) {
+			t.Fatalf("MarshalBinary after the finish: %v", err)
+		}
+	}
+	for _, n := range []int{0, Message3Size + KeySize - 1, Message3Size + KeySize + 1} {
+		if _, err := ResumeServer(make([]byte, n)); !errors.Is(err, pakeerr.ErrInvalidParameter) {
+			t.Errorf("ResumeServer(%d bytes): %v", n, err)
+		}
+	}
+}

@@ -265,3 +265,27 @@ func (s *Server) verify(in []byte) error {
 	s.key = s.sk
 	return nil
 }
+
+// MarshalBinary encodes a server between message 2 and message 3 — the
+// expected proof σ and the session key, both secret — so that another
+// process can finish the exchange (ResumeServer). Outside that point it
+// fails with pakeerr.ErrState. The encoding must be kept confidential and
+// used once.
+func (s *Server) MarshalBinary() ([]byte, error) {
+	if s == nil || s.state != stateWaiting {
+		return nil, fmt.Errorf("%w: MarshalBinary outside message 2..message 3", pakeerr.ErrState)
+	}
+	return append(bytes.Clone(s.expect), s.sk...), nil
+}
+
+// ResumeServer restores a server from MarshalBinary's encoding; its Next
+// takes message 3. A state of the wrong length fails with
+// pakeerr.ErrInvalidParameter.
+func ResumeServer(state []byte) (*Server, error) {
+	if len(state) != Message3Size+KeySize {
+		return nil, fmt.Errorf("%w: server state of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(state), Message3Size+KeySize)
+	}
+	s := &Server{expect: bytes.Clone(state[:Message3Size]), sk: bytes.Clone(state[Message3Size:])}
+	s.state = stateWaiting
+	return s, nil
+}

@@ -83,6 +83,7 @@ func Unavoidable(rand io.Reader, ksf KSF) (*floor.Floor, error) {
 			}
 			return server()
 		},
+		Server: server,
 	}
 	if name, stretch := ksfName(ksf); stretch != nil {
 		f.Ops = append(f.Ops, "1 × "+name)

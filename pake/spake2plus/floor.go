@@ -64,6 +64,7 @@ func Unavoidable(rand io.Reader) (*floor.Floor, error) {
 			}
 			return party(c.nTable, c.mTable, x, L)
 		},
+		Server: func() error { return party(c.nTable, c.mTable, x, L) },
 		Password: func() error {
 			_, err := Scrypt(salt)([]byte("password"), PBKDFOutputSize)
 			return err

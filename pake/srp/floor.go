@@ -43,6 +43,15 @@ func Unavoidable(rand io.Reader, p *Params) (*floor.Floor, error) {
 		}
 		return q, q.CheckNonTrivial()
 	}
+	server := func() error {
+		g.ExpBase(b)
+		A, err := decode()
+		if err != nil {
+			return err
+		}
+		g.Exp(g.Mul(A, g.Exp(A, u)), b)
+		return nil
+	}
 	bits, hbits := 8*modp.ExponentSize, 8*p.HashSize()
 	return &floor.Floor{
 		Ops: []string{
@@ -61,13 +70,8 @@ func Unavoidable(rand io.Reader, p *Params) (*floor.Floor, error) {
 				return err
 			}
 			g.Exp(B, ax)
-			g.ExpBase(b)
-			A, err := decode()
-			if err != nil {
-				return err
-			}
-			g.Exp(g.Mul(A, g.Exp(A, u)), b)
-			return nil
+			return server()
 		},
+		Server: server,
 	}, nil
 }

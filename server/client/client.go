@@ -25,6 +25,7 @@ import (
 	"golang.org/x/crypto/scrypt"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/pake/apakepq"
 	"github.com/kexlab/kexlab/pake/opaque"
 	"github.com/kexlab/kexlab/pake/spake2plus"
 	"github.com/kexlab/kexlab/pake/srp"
@@ -178,6 +179,27 @@ func spake2plusW(user string, password []byte, k *kdfParams) (w0, w1, L []byte, 
 	return spake2plus.Register(password, []byte(user), spake2plusVerifierID, pbkdf)
 }
 
+// The service's apakepq session and PBKDF2 count (server.APAKEPQServerID,
+// server.APAKEPQContext, server.APAKEPQIterations): the password apakepq
+// sees is the scrypt output.
+var (
+	apakepqServerID = []byte("kexlab")
+	apakepqContext  = []byte("kexlab service v1")
+)
+
+const apakepqIterations = 1
+
+// loginParams fetches the KDF parameters user's login needs first.
+func (c *Client) loginParams(ctx context.Context, user, scheme string) (*kdfParams, error) {
+	var ans struct {
+		KDF *kdfParams `json:"kdf"`
+	}
+	if err := c.call(ctx, http.MethodPost, "/v1/login/params", nil, map[string]any{"user": user, "scheme": scheme}, &ans); err != nil {
+		return nil, err
+	}
+	return ans.KDF, nil
+}
+
 // srpParams returns the parameters of an "srp-BITS" scheme.
 func srpParams(scheme string) (*srp.Params, error) {
 	bits, ok := map[string]int{"srp-2048": 2048, "srp-3072": 3072}[scheme]
@@ -228,6 +250,19 @@ func (c *Client) register(ctx context.Context, prefix string, sess *Session, sch
 			}
 			return rec.Bytes(), nil
 		}
+	case "apakepq":
+		finishMsg = func(_ []byte, kdf *kdfParams) ([]byte, error) {
+			pw, err := stretch(password, kdf)
+			if err != nil {
+				return nil, err
+			}
+			defer clear(pw)
+			rec, err := apakepq.Register(pw, []byte(user), apakepqServerID, apakepqIterations)
+			if err != nil {
+				return nil, err
+			}
+			return rec.Bytes(), nil
+		}
 	case "spake2plus":
 		finishMsg = func(_ []byte, kdf *kdfParams) ([]byte, error) {
 			w0, w1, L, err := spake2plusW(user, password, kdf)
@@ -263,7 +298,7 @@ func (c *Client) register(ctx context.Context, prefix string, sess *Session, sch
 }
 
 // Register creates the account user with scheme ("srp-2048", "srp-3072",
-// "spake2plus" or "opaque").
+// "spake2plus", "opaque" or "apakepq").
 func (c *Client) Register(ctx context.Context, scheme, user string, password []byte) error {
 	return c.register(ctx, "/v1/register", nil, scheme, user, password)
 }
@@ -303,14 +338,35 @@ func (c *Client) Login(ctx context.Context, scheme, user string, password []byte
 			return ke3.Bytes(), nil
 		}
 		check = func([]byte) error { return nil }
-	case "spake2plus":
-		var ans struct {
-			KDF *kdfParams `json:"kdf"`
-		}
-		if err := c.call(ctx, http.MethodPost, "/v1/login/params", nil, map[string]any{"user": user, "scheme": scheme}, &ans); err != nil {
+	case "apakepq":
+		kdf, err := c.loginParams(ctx, user, scheme)
+		if err != nil {
 			return nil, err
 		}
-		w0, w1, _, err := spake2plusW(user, password, ans.KDF)
+		pw, err := stretch(password, kdf)
+		if err != nil {
+			return nil, err
+		}
+		sec, err := apakepq.DeriveSecrets(pw, []byte(user), apakepqServerID, apakepqIterations)
+		clear(pw)
+		if err != nil {
+			return nil, err
+		}
+		cl, err := apakepq.NewClientFromSecrets(nil, sec, apakepq.Session{ClientID: []byte(user), ServerID: apakepqServerID, Context: apakepqContext})
+		if err != nil {
+			return nil, err
+		}
+		if first, err = cl.Next(nil); err != nil {
+			return nil, err
+		}
+		second = func(reply []byte, _ *kdfParams) ([]byte, error) { return cl.Next(reply) }
+		check = func([]byte) error { return nil }
+	case "spake2plus":
+		kdf, err := c.loginParams(ctx, user, scheme)
+		if err != nil {
+			return nil, err
+		}
+		w0, w1, _, err := spake2plusW(user, password, kdf)
 		if err != nil {
 			return nil, err
 		}

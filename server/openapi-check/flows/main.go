@@ -123,7 +123,7 @@ func main() {
 var groups = []string{"deleteAccount", "password", "session", "logout"}
 
 func run(ctx context.Context, c *client.Client, perUser int) ([]session, error) {
-	schemes := []string{"opaque", "spake2plus", "srp-2048", "srp-3072"}
+	schemes := []string{"apakepq", "opaque", "spake2plus", "srp-2048", "srp-3072"}
 	var kept []session
 	for i, sc := range schemes {
 		user := fmt.Sprintf("openapi-check-%s", sc)
@@ -174,6 +174,10 @@ func lifecycle(ctx context.Context, c *client.Client) error {
 		step("login after the change", login("spake2plus")),
 		step("logout", func() error { return c.Logout(ctx, s) }),
 		step("login again", login("spake2plus")),
+		// apakepq refuses a wrong password at login/start already.
+		step("change to apakepq", func() error { pw = password(); return c.ChangePassword(ctx, s, "apakepq", pw) }),
+		want("wrong password (apakepq)", "auth_failed", func() error { _, err := c.Login(ctx, "apakepq", user, []byte("wrong")); return err }),
+		step("login with apakepq", login("apakepq")),
 		step("delete", func() error { return c.DeleteAccount(ctx, s) }),
 	)
 }

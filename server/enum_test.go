@@ -180,7 +180,14 @@ func testEnumeration(t *testing.T, sc string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := func(kind, mode byte, i int) string { return fmt.Sprintf("%c-%c-%04d", kind, mode, i) }
+	// The known and the unknown name of a pair are neighbours in the
+	// store's key order ("d-0007-k", "d-0007-u"), so that both lookups
+	// descend to the same B-tree page: the test compares the service's
+	// paths, not the cache locality of where a name happens to sort
+	// (which is the same for known and unknown names at one place; with
+	// all unknown names after all known ones, the misses always hit the
+	// same hot page, 3–4 µs faster).
+	name := func(kind, mode byte, i int) string { return fmt.Sprintf("%c-%04d-%c", mode, i, kind) }
 	var known []string
 	for i := range enumPairs / 2 {
 		known = append(known, name('k', 'd', i))

@@ -35,6 +35,15 @@ import (
 type Client struct {
 	base string
 	hc   *http.Client
+
+	// OPAQUE is the configuration of OPAQUE registrations and logins; the
+	// zero value is the service's (RFC 9807 P-256 with the scrypt KSF; the
+	// Context must stay empty, as the service's is).
+	// The KSF runs on the client only — the server never sees its output
+	// — so a client may pick another, but must use the same one at
+	// registration and at every login (a load generator uses
+	// opaque.Identity, to keep its own cost out of the server's).
+	OPAQUE opaque.Config
 }
 
 // New returns a client of the service at baseURL (e.g.
@@ -230,7 +239,7 @@ func (c *Client) register(ctx context.Context, prefix string, sess *Session, sch
 	var finishMsg func(reply []byte, kdf *kdfParams) ([]byte, error)
 	switch scheme {
 	case "opaque":
-		cl, err := opaque.NewClient(opaque.Config{})
+		cl, err := opaque.NewClient(c.OPAQUE)
 		if err != nil {
 			return err
 		}
@@ -317,7 +326,7 @@ func (c *Client) Login(ctx context.Context, scheme, user string, password []byte
 	var check func(last []byte) error
 	switch scheme {
 	case "opaque":
-		cl, err := opaque.NewClient(opaque.Config{})
+		cl, err := opaque.NewClient(c.OPAQUE)
 		if err != nil {
 			return nil, err
 		}

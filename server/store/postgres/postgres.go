@@ -93,6 +93,12 @@ func (d db) Tx(ctx context.Context, fn func(q sqlcore.Querier) error) error {
 	})
 }
 
+// Durable is Tx: PostgreSQL commits every transaction durably
+// (synchronous_commit on, its default, which Open does not change).
+func (d db) Durable(ctx context.Context, fn func(q sqlcore.Querier) error) error {
+	return d.Tx(ctx, fn)
+}
+
 func (d db) Ping(ctx context.Context) error { return d.p.Ping(ctx) }
 
 func (d db) Close() error {

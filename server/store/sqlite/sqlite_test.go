@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kexlab/kexlab/server/store"
+	"github.com/kexlab/kexlab/server/store/internal/sqlcore"
 	"github.com/kexlab/kexlab/server/store/storetest"
 )
 
@@ -289,5 +290,51 @@ func TestOtherProcess(t *testing.T) {
 	if tokens+theirTokens != otherRounds || flows+theirFlows != otherRounds {
 		t.Errorf("two processes took %d tokens and %d flows, want %d of each",
 			tokens+theirTokens, flows+theirFlows, otherRounds)
+	}
+}
+
+// TestSynchronous: account changes commit with synchronous=FULL, every
+// other write with NORMAL, and the writer is back to NORMAL after a
+// durable transaction, also one that failed.
+func TestSynchronous(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kexlab.db")
+	if err := create(path); err != nil {
+		t.Fatal(err)
+	}
+	c, err := connect(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	level := func(q interface {
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}) int {
+		var n int
+		if err := q.QueryRowContext(t.Context(), "PRAGMA synchronous").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := level(c.w); n != 1 {
+		t.Fatalf("writer synchronous = %d, want 1 (NORMAL)", n)
+	}
+	for _, fail := range []bool{false, true} {
+		inside := -1
+		err := c.Durable(t.Context(), func(q sqlcore.Querier) error {
+			inside = level(q.(querier).q.(*sql.Tx))
+			if fail {
+				return errors.New("rolled back")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatal(err)
+		}
+		if inside != 2 {
+			t.Errorf("in a durable transaction synchronous = %d, want 2 (FULL)", inside)
+		}
+		if n := level(c.w); n != 1 {
+			t.Errorf("after a durable transaction (failed %v) synchronous = %d, want 1", fail, n)
+		}
 	}
 }

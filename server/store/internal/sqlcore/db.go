@@ -49,6 +49,14 @@ type DB interface {
 	// interleave); PostgreSQL runs it READ COMMITTED and relies on
 	// SELECT ... FOR UPDATE (Dialect.ForUpdate).
 	Tx(ctx context.Context, fn func(q Querier) error) error
+	// Durable is Tx for the changes that must survive a power loss once
+	// acknowledged: accounts (a registration, a password change, a
+	// deletion). SQLite syncs its commit to disk (synchronous=FULL),
+	// where the other writes — flows, sessions, counters, buckets — only
+	// reach the WAL (synchronous=NORMAL: durable when the process dies,
+	// not always when the machine does). PostgreSQL commits every
+	// transaction durably: there it is Tx.
+	Durable(ctx context.Context, fn func(q Querier) error) error
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the pool.

@@ -51,9 +51,12 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account) error {
 	if err := errors.Join(checkTime("created", a.Created), checkTime("updated", a.Updated)); err != nil {
 		return s.fail(op, err)
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO accounts (username, scheme, record, params, created, updated)
-		VALUES ($1, $2, $3, $4, $5, $6)`,
-		a.User, a.Scheme, blob(a.Record), blob(a.Params), a.Created, a.Updated)
+	err := s.db.Durable(ctx, func(q Querier) error {
+		_, err := q.Exec(ctx, `INSERT INTO accounts (username, scheme, record, params, created, updated)
+			VALUES ($1, $2, $3, $4, $5, $6)`,
+			a.User, a.Scheme, blob(a.Record), blob(a.Params), a.Created, a.Updated)
+		return err
+	})
 	if err != nil {
 		if s.d.IsUnique(err) {
 			return s.fail(op, store.ErrExists)
@@ -92,14 +95,17 @@ func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
 	if err := checkTime("updated", a.Updated); err != nil {
 		return s.fail(op, err)
 	}
-	n, err := s.db.Exec(ctx, `UPDATE accounts SET scheme = $2, record = $3, params = $4, updated = $5
-		WHERE username = $1`,
-		a.User, a.Scheme, blob(a.Record), blob(a.Params), a.Updated)
+	err := s.db.Durable(ctx, func(q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE accounts SET scheme = $2, record = $3, params = $4, updated = $5
+			WHERE username = $1`,
+			a.User, a.Scheme, blob(a.Record), blob(a.Params), a.Updated)
+		if err == nil && n == 0 {
+			err = store.ErrNotFound
+		}
+		return err
+	})
 	if err != nil {
 		return s.fail(op, err)
-	}
-	if n == 0 {
-		return s.fail(op, store.ErrNotFound)
 	}
 	return nil
 }
@@ -112,7 +118,7 @@ func (s *Store) DeleteAccount(ctx context.Context, user string) error {
 	if err := checkString("user", user); err != nil {
 		return s.fail(op, err)
 	}
-	err := s.db.Tx(ctx, func(q Querier) error {
+	err := s.db.Durable(ctx, func(q Querier) error {
 		n, err := q.Exec(ctx, `DELETE FROM accounts WHERE username = $1`, user)
 		if err != nil {
 			return err

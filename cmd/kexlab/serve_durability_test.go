@@ -211,16 +211,7 @@ func startKillable(t *testing.T, logPath string, args ...string) *killable {
 	}
 	defer logf.Close()
 	fmt.Fprintf(logf, "--- start %s\n", time.Now().Format(time.StampMicro))
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "KEXLAB_TEST_MAIN=1")
-	cmd.Stderr = logf
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := serveProcess(t, logf, args...)
 	k := &killable{cmd: cmd, done: make(chan error, 1)}
 	t.Cleanup(func() { k.kill9(t) })
 	lines := make(chan string, 1)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -26,12 +27,14 @@ func TestMain(m *testing.M) {
 	pgtest.Main(m)
 }
 
-// startServe starts `kexlab serve` as a process and returns its base URL.
-func startServe(t *testing.T, args ...string) string {
+// serveProcess starts `kexlab serve` on a free loopback port as a process
+// (this test binary, re-executed), its standard error to stderr (nil:
+// discarded), and returns it with its standard output.
+func serveProcess(t *testing.T, stderr io.Writer, args ...string) (*exec.Cmd, io.Reader) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "KEXLAB_TEST_MAIN=1")
-	cmd.Stderr = nil
+	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +42,13 @@ func startServe(t *testing.T, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	return cmd, out
+}
+
+// startServe starts `kexlab serve` as a process and returns its base URL.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd, out := serveProcess(t, nil, args...)
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)

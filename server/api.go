@@ -1,7 +1,8 @@
 package server
 
 import (
-	"encoding/base64"
+	"github.com/kexlab/kexlab/server/internal/wire"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,26 +123,8 @@ func jsonMessage(err error) string {
 	return err.Error()
 }
 
-// bytesField is a byte string carried as unpadded base64url (RFC 4648 §5)
-// in JSON.
-type bytesField []byte
-
-func (b bytesField) MarshalJSON() ([]byte, error) {
-	return json.Marshal(base64.RawURLEncoding.EncodeToString(b))
-}
-
-func (b *bytesField) UnmarshalJSON(in []byte) error {
-	var s string
-	if err := json.Unmarshal(in, &s); err != nil {
-		return errors.New("want a base64url string")
-	}
-	d, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return errors.New("not unpadded base64url")
-	}
-	*b = d
-	return nil
-}
+// bytesField is a byte string carried as unpadded base64url in JSON.
+type bytesField = wire.Bytes
 
 // checkUser validates an account name: 1 to MaxUser bytes of UTF-8 with
 // no control characters. (Normalisation, e.g. case folding, is the

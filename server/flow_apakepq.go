@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/kexlab/kexlab/server/internal/wire"
+
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,8 +17,8 @@ import (
 // APAKEPQContext and APAKEPQServerID are the service's apakepq session
 // (package apakepq's Session); the client's identity is the user name.
 var (
-	APAKEPQContext  = []byte("kexlab service v1")
-	APAKEPQServerID = []byte("kexlab")
+	APAKEPQContext  = wire.Context
+	APAKEPQServerID = wire.ServerID
 )
 
 // APAKEPQIterations is the PBKDF2 count the service's apakepq clients pass
@@ -27,7 +29,7 @@ var (
 // package's own construction, a salt fixed by the identities, would let an
 // attacker precompute a dictionary for one account before stealing its
 // record; the random per-account salt removes that.
-const APAKEPQIterations = 1
+const APAKEPQIterations = wire.APAKEPQIterations
 
 // apakepqScheme is the PQ augmented PAKE (package apakepq: the KEM-AE
 // compiler over OCAKE with ML-KEM-512). Registration: the client sends the

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/kexlab/kexlab/server/internal/wire"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,8 +18,8 @@ import (
 // SPAKE2PlusContext and SPAKE2PlusVerifierID are bound into every SPAKE2+
 // transcript (RFC 9383 §3.3); the prover's identity is the user name.
 var (
-	SPAKE2PlusContext    = []byte("kexlab service v1")
-	SPAKE2PlusVerifierID = []byte("kexlab")
+	SPAKE2PlusContext    = wire.Context
+	SPAKE2PlusVerifierID = wire.ServerID
 )
 
 // SPAKE2PlusPBKDF is the PBKDF of RFC 9383 §3.2 with an account's scrypt

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/kexlab/kexlab/server/internal/wire"
+
 	"bytes"
 	"crypto"
 	"crypto/rand"
@@ -19,13 +21,7 @@ import (
 // applies to the password before the PAKE (SRP: the password SRP sees is
 // scrypt(password, salt, N, r, p, 32)). It is stored with the record, so
 // that the server can raise it later (the client then re-registers).
-type KDFParams struct {
-	Alg  string     `json:"alg"` // "scrypt"
-	N    int        `json:"n"`
-	R    int        `json:"r"`
-	P    int        `json:"p"`
-	Salt bytesField `json:"salt"`
-}
+type KDFParams = wire.KDFParams
 
 // DefaultKDF is the key stretching of new accounts: scrypt with the
 // parameters RFC 9807 recommends for OPAQUE (N = 32768, r = 8, p = 1).

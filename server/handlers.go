@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/kexlab/kexlab/server/internal/wire"
+
 	"context"
 	"errors"
 	"net/http"
@@ -21,21 +23,12 @@ type (
 		Handle bytesField `json:"handle"`
 		Msg    bytesField `json:"msg"`
 	}
-	startAnswer struct {
-		Handle bytesField `json:"handle"`
-		Msg    bytesField `json:"msg"`
-		KDF    *KDFParams `json:"kdf,omitempty"`
-	}
+	startAnswer      = wire.StartAnswer
 	registeredAnswer struct {
 		User   string `json:"user"`
 		Scheme string `json:"scheme"`
 	}
-	loginAnswer struct {
-		Msg       bytesField `json:"msg,omitempty"`
-		Session   string     `json:"session"`
-		Expires   time.Time  `json:"expires"`
-		Assertion string     `json:"assertion"`
-	}
+	loginAnswer   = wire.LoginAnswer
 	sessionAnswer struct {
 		User    string    `json:"user"`
 		Expires time.Time `json:"expires"`

@@ -9,10 +9,11 @@
 package client
 
 import (
+	"github.com/kexlab/kexlab/server/internal/wire"
+
 	"bytes"
 	"context"
 	"crypto"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -81,43 +82,13 @@ type Session struct {
 	Assertion string // the signed JWT for web servers that delegate login
 }
 
-// b64 is a byte string as unpadded base64url in JSON.
-type b64 []byte
-
-func (b b64) MarshalJSON() ([]byte, error) {
-	return json.Marshal(base64.RawURLEncoding.EncodeToString(b))
-}
-
-func (b *b64) UnmarshalJSON(in []byte) error {
-	var s string
-	if err := json.Unmarshal(in, &s); err != nil {
-		return err
-	}
-	d, err := base64.RawURLEncoding.DecodeString(s)
-	*b = d
-	return err
-}
-
-type kdfParams struct {
-	Alg  string `json:"alg"`
-	N    int    `json:"n"`
-	R    int    `json:"r"`
-	P    int    `json:"p"`
-	Salt b64    `json:"salt"`
-}
-
-type startAnswer struct {
-	Handle b64        `json:"handle"`
-	Msg    b64        `json:"msg"`
-	KDF    *kdfParams `json:"kdf"`
-}
-
-type loginAnswer struct {
-	Msg       b64       `json:"msg"`
-	Session   string    `json:"session"`
-	Expires   time.Time `json:"expires"`
-	Assertion string    `json:"assertion"`
-}
+// The wire types the service shares with this client.
+type (
+	b64         = wire.Bytes
+	kdfParams   = wire.KDFParams
+	startAnswer = wire.StartAnswer
+	loginAnswer = wire.LoginAnswer
+)
 
 // call sends a JSON request and decodes the answer into out (nil: none).
 func (c *Client) call(ctx context.Context, method, path string, sess *Session, in, out any) error {
@@ -168,13 +139,6 @@ func (c *Client) call(ctx context.Context, method, path string, sess *Session, i
 	return nil
 }
 
-// SPAKE2+'s transcript context and verifier identity, as the service
-// binds them (server.SPAKE2PlusContext, server.SPAKE2PlusVerifierID).
-var (
-	spake2plusContext    = []byte("kexlab service v1")
-	spake2plusVerifierID = []byte("kexlab")
-)
-
 // spake2plusW derives w0, w1 and L from the password with the account's
 // scrypt parameters (RFC 9383 §3.2).
 func spake2plusW(user string, password []byte, k *kdfParams) (w0, w1, L []byte, err error) {
@@ -185,18 +149,8 @@ func spake2plusW(user string, password []byte, k *kdfParams) (w0, w1, L []byte, 
 		return nil, nil, nil, fmt.Errorf("client: KDF %s N=%d r=%d p=%d is not one this client runs", k.Alg, k.N, k.R, k.P)
 	}
 	pbkdf := func(input []byte, n int) ([]byte, error) { return scrypt.Key(input, k.Salt, k.N, k.R, k.P, n) }
-	return spake2plus.Register(password, []byte(user), spake2plusVerifierID, pbkdf)
+	return spake2plus.Register(password, []byte(user), wire.ServerID, pbkdf)
 }
-
-// The service's apakepq session and PBKDF2 count (server.APAKEPQServerID,
-// server.APAKEPQContext, server.APAKEPQIterations): the password apakepq
-// sees is the scrypt output.
-var (
-	apakepqServerID = []byte("kexlab")
-	apakepqContext  = []byte("kexlab service v1")
-)
-
-const apakepqIterations = 1
 
 // loginParams fetches the KDF parameters user's login needs first.
 func (c *Client) loginParams(ctx context.Context, user, scheme string) (*kdfParams, error) {
@@ -266,7 +220,7 @@ func (c *Client) register(ctx context.Context, prefix string, sess *Session, sch
 				return nil, err
 			}
 			defer clear(pw)
-			rec, err := apakepq.Register(pw, []byte(user), apakepqServerID, apakepqIterations)
+			rec, err := apakepq.Register(pw, []byte(user), wire.ServerID, wire.APAKEPQIterations)
 			if err != nil {
 				return nil, err
 			}
@@ -356,12 +310,12 @@ func (c *Client) Login(ctx context.Context, scheme, user string, password []byte
 		if err != nil {
 			return nil, err
 		}
-		sec, err := apakepq.DeriveSecrets(pw, []byte(user), apakepqServerID, apakepqIterations)
+		sec, err := apakepq.DeriveSecrets(pw, []byte(user), wire.ServerID, wire.APAKEPQIterations)
 		clear(pw)
 		if err != nil {
 			return nil, err
 		}
-		cl, err := apakepq.NewClientFromSecrets(nil, sec, apakepq.Session{ClientID: []byte(user), ServerID: apakepqServerID, Context: apakepqContext})
+		cl, err := apakepq.NewClientFromSecrets(nil, sec, apakepq.Session{ClientID: []byte(user), ServerID: wire.ServerID, Context: wire.Context})
 		if err != nil {
 			return nil, err
 		}
@@ -379,7 +333,7 @@ func (c *Client) Login(ctx context.Context, scheme, user string, password []byte
 		if err != nil {
 			return nil, err
 		}
-		pr, err := spake2plus.NewProver(nil, spake2plusContext, []byte(user), spake2plusVerifierID, w0, w1)
+		pr, err := spake2plus.NewProver(nil, wire.Context, []byte(user), wire.ServerID, w0, w1)
 		clear(w1)
 		if err != nil {
 			return nil, err

@@ -65,6 +65,7 @@ type srpScheme struct {
 	p       *srp.Params
 	secrets *Secrets
 	kdf     KDFParams
+	kdfs    clientKDF // the account's KDF parameters, or a fake user's
 }
 
 func newSRP(bits int, secrets *Secrets, kdf KDFParams) (*srpScheme, error) {
@@ -72,7 +73,8 @@ func newSRP(bits int, secrets *Secrets, kdf KDFParams) (*srpScheme, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &srpScheme{p: p, secrets: secrets, kdf: kdf}, nil
+	return &srpScheme{p: p, secrets: secrets, kdf: kdf,
+		kdfs: clientKDF{secrets: secrets, kdf: kdf, name: "SRP", fakeLabel: "srp kdf salt"}}, nil
 }
 
 // srpPending is kept between the two registration rounds.
@@ -131,29 +133,28 @@ func (sc *srpScheme) registerFinish(user string, state, msg []byte) ([]byte, []b
 // derived the same way (below N, since every RFC 5054 N has a top byte
 // 0xFF), which no password opens.
 func (sc *srpScheme) record(user string, acct *store.Account) (*srp.Record, *KDFParams, error) {
+	kdf, err := sc.kdfs.params(user, acct)
+	if err != nil {
+		return nil, nil, err
+	}
 	if acct != nil {
-		rec, err1 := srp.ParseRecord(sc.p, acct.Record)
-		var kdf KDFParams
-		err2 := json.Unmarshal(acct.Params, &kdf)
-		if err := errors.Join(err1, err2); err != nil {
+		rec, err := srp.ParseRecord(sc.p, acct.Record)
+		if err != nil {
 			return nil, nil, fmt.Errorf("account %q: stored record: %w", user, err)
 		}
-		return rec, &kdf, nil
+		return rec, kdf, nil
 	}
 	salt := sc.secrets.derive("srp salt", user, 16)
 	salt[0] |= 1
 	v := sc.secrets.derive("srp verifier", user, sc.p.ElementSize())
 	v[0] &= 0x7f
-	kdf := sc.kdf
-	kdf.Salt = sc.secrets.derive("srp kdf salt", user, 16)
-	kdf.Salt[0] |= 1
-	return &srp.Record{Salt: salt, Verifier: v}, &kdf, nil
+	return &srp.Record{Salt: salt, Verifier: v}, kdf, nil
 }
 
-// params returns the KDF parameters a login of user needs first.
+// params returns the KDF parameters a login of user needs first (from
+// acct.Params alone: /v1/login/params reads no record).
 func (sc *srpScheme) params(user string, acct *store.Account) (*KDFParams, error) {
-	_, kdf, err := sc.record(user, acct)
-	return kdf, err
+	return sc.kdfs.params(user, acct)
 }
 
 func (sc *srpScheme) loginStart(user string, acct *store.Account, msg []byte) ([]byte, *KDFParams, []byte, error) {

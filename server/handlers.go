@@ -192,8 +192,13 @@ func (s *Server) loginParams(w http.ResponseWriter, r *http.Request) error {
 	if err := s.throttle(r.Context(), "addr:"+clientAddr(r), s.cfg.AddrRate, s.cfg.AddrBurst); err != nil {
 		return err
 	}
-	acct, err := s.account(r.Context(), req.User, req.Scheme)
-	if err != nil {
+	// The parameters only: a found account must not be slower to answer
+	// than a missing one (see sqlcore's GetParams).
+	var acct *store.Account
+	switch scheme, params, err := s.st.GetParams(r.Context(), req.User); {
+	case err == nil && scheme == req.Scheme:
+		acct = &store.Account{User: req.User, Scheme: scheme, Params: params}
+	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return err
 	}
 	kdf, err := ps.params(req.User, acct)

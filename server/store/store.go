@@ -92,6 +92,9 @@ type Store interface {
 	CreateAccount(ctx context.Context, a Account) error
 	// GetAccount returns the account of user, or ErrNotFound.
 	GetAccount(ctx context.Context, user string) (Account, error)
+	// GetParams returns the scheme and KDF parameters of user's account
+	// (the first login round's answer needs no more), or ErrNotFound.
+	GetParams(ctx context.Context, user string) (scheme string, params []byte, err error)
 	// UpdateAccount replaces the scheme, record, params and Updated of an
 	// existing account (password change, re-registration), or fails with
 	// ErrNotFound.

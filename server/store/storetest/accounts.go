@@ -26,6 +26,12 @@ func (s *suite) accountRoundTrip(t *testing.T) {
 		got, err := st.GetAccount(ctx(t), user)
 		noErr(t, "GetAccount", err)
 		sameAccount(t, got, a)
+		scheme, params, err := st.GetParams(ctx(t), user)
+		noErr(t, "GetParams", err)
+		if scheme != a.Scheme {
+			t.Errorf("GetParams: scheme %q, want %q", scheme, a.Scheme)
+		}
+		sameBytes(t, "GetParams params", params, a.Params)
 	}
 	big := account("big")
 	big.Record = make([]byte, 1<<20)
@@ -55,6 +61,8 @@ func (s *suite) accountNotFound(t *testing.T) {
 	noErr(t, "CreateAccount", st.CreateAccount(ctx(t), account("alice")))
 	_, err := st.GetAccount(ctx(t), "bob")
 	isErr(t, "GetAccount", err, store.ErrNotFound)
+	_, _, err = st.GetParams(ctx(t), "bob")
+	isErr(t, "GetParams", err, store.ErrNotFound)
 	isErr(t, "UpdateAccount", st.UpdateAccount(ctx(t), account("bob")), store.ErrNotFound)
 	isErr(t, "DeleteAccount", st.DeleteAccount(ctx(t), "bob"), store.ErrNotFound)
 	_, err = st.GetAccount(ctx(t), "bob")

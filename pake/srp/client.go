@@ -138,7 +138,8 @@ func parseMessage2(p *Params, in []byte) (salt, B []byte, err error) {
 	if len(in) < 3 || in[0] == 0 || len(in) < 2+int(in[0]) || len(in) > 1+int(in[0])+p.ElementSize() {
 		return nil, nil, fmt.Errorf("%w: srp: message 2 of %d bytes does not parse", pakeerr.ErrInvalidMessage, len(in))
 	}
-	return in[1 : 1+in[0]], in[1+in[0]:], nil
+	n := 1 + int(in[0]) // int: 1+in[0] in byte arithmetic wraps at 255
+	return in[1:n], in[n:], nil
 }
 
 // forget drops the client's long-term and ephemeral secrets.

@@ -63,7 +63,8 @@ func ParseRecord(p *Params, b []byte) (*Record, error) {
 	if len(b) < 3 || int(b[0]) == 0 || len(b) < 2+int(b[0]) || len(b) > 1+int(b[0])+p.ElementSize() {
 		return nil, fmt.Errorf("%w: srp: record of %d bytes does not parse", pakeerr.ErrInvalidParameter, len(b))
 	}
-	r := &Record{Salt: bytes.Clone(b[1 : 1+b[0]]), Verifier: bytes.Clone(b[1+b[0]:])}
+	n := 1 + int(b[0]) // int: 1+b[0] in byte arithmetic wraps at 255
+	r := &Record{Salt: bytes.Clone(b[1:n]), Verifier: bytes.Clone(b[n:])}
 	if _, _, err := p.parseElement(r.Verifier); err != nil {
 		return nil, fmt.Errorf("%w: srp: record verifier: %v", pakeerr.ErrInvalidParameter, err)
 	}

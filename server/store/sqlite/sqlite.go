@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	msqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -122,7 +123,7 @@ func connect(abs string) (*conn, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	if err := checkPragmas(w); err != nil {
+	if err := firstConnect(w); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -135,6 +136,23 @@ func connect(abs string) (*conn, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	return &conn{w: w, r: r, ws: stmts{db: w}, rs: stmts{db: r}}, nil
+}
+
+// firstConnect makes the writer's first connection and checks its
+// settings (checkPragmas). Switching a new database to WAL needs an
+// exclusive lock, and SQLite answers SQLITE_BUSY there without waiting
+// for the busy timeout when another process or connection holds one (as
+// when instances start together on a fresh database): that is retried,
+// a few milliseconds apart, for up to BusyTimeout.
+func firstConnect(w *sql.DB) error {
+	deadline := time.Now().Add(BusyTimeout * time.Millisecond)
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		err := checkPragmas(w)
+		if err == nil || code(err)&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(pause)
+	}
 }
 
 // checkPragmas reads back the settings the writer's DSN asked for: a

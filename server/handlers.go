@@ -272,10 +272,7 @@ func (s *Server) loginFinish(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.st.ResetFailures(ctx, p.user); err != nil {
-		return err
-	}
-	ans, err := s.newSession(ctx, w, p.user)
+	ans, err := s.newSession(ctx, w, p.user) // also resets the failure count
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,10 @@ package server_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,8 +48,9 @@ const (
 const driverEnv = "KEXLAB_LOGIN_DRIVER"
 
 // BenchmarkLogin measures logins per second per core over HTTP on
-// loopback — kexlab serve's handler with SQLite (WAL, synchronous=FULL),
-// the dispatcher, real TCP — against the server-side primitive limit per
+// loopback — kexlab serve's handler with SQLite (WAL; login state at
+// synchronous=NORMAL), the dispatcher, real TCP, the GC target of
+// kexlab serve (TuneGC) — against the server-side primitive limit per
 // core: floor.Floor.Server of the scheme's package, the group operations
 // (or KEM calls) one login costs a server that holds the record.
 //
@@ -59,7 +63,8 @@ const driverEnv = "KEXLAB_LOGIN_DRIVER"
 // service reaches. Reported: logins/s/core (all rounds' logins over their
 // server CPU time), limit/s/core, and the median, first and third
 // quartiles of the rounds' ratios (n = loginRounds) as %limit, %limit-q1,
-// %limit-q3.
+// %limit-q3, and the server CPU time per login beyond the limit's
+// (µs-over/login; compare BenchmarkBareHTTP).
 //
 // The clients skip key stretching (KDF parameters N = 2 for SRP, SPAKE2+
 // and apakepq, whose stretching the service only stores; the identity KSF
@@ -71,6 +76,79 @@ func BenchmarkLogin(b *testing.B) {
 	for _, sc := range []string{"srp-2048", "srp-3072", "spake2plus", "opaque", "apakepq"} {
 		b.Run(sc, func(b *testing.B) { benchLogin(b, sc) })
 	}
+}
+
+// BenchmarkBareHTTP is BenchmarkLogin's reference for what HTTP alone
+// costs the server: the same client process and connections, three POSTs
+// per "login" (a login's params, start and finish rounds) with JSON
+// bodies of a login's sizes, answered by a handler that decodes the body
+// and writes a JSON answer, with no store and no cryptography. Reported:
+// the server's CPU time per three requests (µs/login). A scheme whose
+// server-side primitive limit costs f per login cannot exceed
+// f / (f + this) of it over HTTP, whatever the service does.
+//
+//	go test -run '^$' -bench BareHTTP -benchtime 6000x ./server/
+func BenchmarkBareHTTP(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := &http.Server{Handler: http.HandlerFunc(bareHandler), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	defer hs.Close()
+	d := startDriver(b, "http://"+ln.Addr().String(), bareScheme)
+	defer d.stop()
+	n := max(1, b.N/loginRounds)
+	var cpu time.Duration
+	b.ResetTimer()
+	for range loginRounds {
+		cpu += cpuOf(func() { d.logins(b, n) })
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpu.Microseconds())/float64(n*loginRounds), "µs/login")
+}
+
+// bareScheme has TestLoginDriver send BenchmarkBareHTTP's requests.
+const bareScheme = "bare-http"
+
+// bareRequest and bareAnswer have the fields of a login round.
+type bareRequest struct {
+	User   string `json:"user"`
+	Scheme string `json:"scheme"`
+	Msg    []byte `json:"msg"`
+}
+
+type bareAnswer struct {
+	Handle []byte `json:"handle"`
+	Msg    []byte `json:"msg"`
+}
+
+func bareHandler(w http.ResponseWriter, r *http.Request) {
+	var req bareRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(bareAnswer{Handle: make([]byte, 16), Msg: req.Msg})
+}
+
+// bareLogin is the client side of one BenchmarkBareHTTP "login".
+func bareLogin(hc *http.Client, url string) error {
+	body, _ := json.Marshal(bareRequest{User: "bench-0", Scheme: bareScheme, Msg: make([]byte, 65)})
+	for range 3 {
+		resp, err := hc.Post(url+"/v1/bare", "application/json", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		var ans bareAnswer
+		err = json.NewDecoder(resp.Body).Decode(&ans)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("bare round: %s, %v", resp.Status, err)
+		}
+	}
+	return nil
 }
 
 // serverFloor returns the server's share of scheme's primitive limit.
@@ -98,6 +176,8 @@ func serverFloor(tb testing.TB, scheme string) func() error {
 }
 
 func benchLogin(b *testing.B, scheme string) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // restored after the run
+	server.TuneGC()                                  // as kexlab serve runs
 	floorServer := serverFloor(b, scheme)
 	dir := b.TempDir()
 	st, err := sqlite.Open(filepath.Join(dir, "kexlab.db"))
@@ -164,6 +244,7 @@ func benchLogin(b *testing.B, scheme string) {
 	b.ReportMetric(100*med, "%limit")
 	b.ReportMetric(100*q1, "%limit-q1")
 	b.ReportMetric(100*q3, "%limit-q3")
+	b.ReportMetric(float64((cpuHTTP-cpuFloor).Microseconds())/logins, "µs-over/login")
 }
 
 // processCPU is this process's user + system CPU time.
@@ -239,11 +320,21 @@ func TestLoginDriver(t *testing.T) {
 		t.Skip("BenchmarkLogin's client process")
 	}
 	scheme := os.Getenv("KEXLAB_LOGIN_SCHEME")
-	c := client.New(url, &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: loginConc}})
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: loginConc}}
+	c := client.New(url, hc)
 	c.OPAQUE = opaque.Config{KSF: opaque.Identity}
 	ctx := context.Background()
 	user := func(i int) (string, []byte) { return fmt.Sprintf("bench-%d", i), []byte(fmt.Sprintf("password %d", i)) }
-	for i := range loginAccounts {
+	login := func(u string, pw []byte) error {
+		_, err := c.Login(ctx, scheme, u, pw)
+		return err
+	}
+	accounts := loginAccounts
+	if scheme == bareScheme {
+		login = func(string, []byte) error { return bareLogin(hc, url) }
+		accounts = 0
+	}
+	for i := range accounts {
 		u, pw := user(i)
 		if err := c.Register(ctx, scheme, u, pw); err != nil {
 			t.Fatal(err)
@@ -264,7 +355,7 @@ func TestLoginDriver(t *testing.T) {
 			wg.Go(func() {
 				for left.Add(-1) >= 0 {
 					u, pw := user(int(turn.Add(1) % loginAccounts))
-					if _, err := c.Login(ctx, scheme, u, pw); err != nil {
+					if err := login(u, pw); err != nil {
 						fmt.Fprintln(os.Stderr, "login:", err)
 						failed.Add(1)
 					}

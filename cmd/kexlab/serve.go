@@ -72,6 +72,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	defer st.Close()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	server.TuneGC()
 	srv, err := server.New(server.Config{Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
 		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure,
 		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst,

@@ -115,9 +115,11 @@ type Store interface {
 	// removed.
 	PurgeExpired(ctx context.Context, now time.Time) (int, error)
 
-	// CreateSession stores s; a token hash already present fails with
-	// ErrExists, and a user without an account (deleted meanwhile) with
-	// ErrNotFound: a session never outlives its account.
+	// CreateSession stores s and, in the same transaction, resets
+	// s.User's failure counter (a session is what a successful login
+	// makes). A token hash already present fails with ErrExists, and a
+	// user without an account (deleted meanwhile) with ErrNotFound: a
+	// session never outlives its account. A failed call changes nothing.
 	CreateSession(ctx context.Context, s Session) error
 	// GetSession returns the session of tokenHash if it has not expired
 	// at now, or ErrNotFound.

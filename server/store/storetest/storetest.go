@@ -88,6 +88,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 		{"DeleteSession", s.deleteSession},
 		{"DeleteSessions", s.deleteSessions},
 		{"Failures", s.failures},
+		{"SessionResetsFailures", s.sessionResetsFailures},
 		{"AddFailureRace", s.addFailureRace},
 		{"TakeTokenBurst", s.takeTokenBurst},
 		{"TakeTokenRefillCap", s.takeTokenRefillCap},

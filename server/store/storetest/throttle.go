@@ -59,6 +59,43 @@ func (s *suite) failures(t *testing.T) {
 	}
 }
 
+// sessionResetsFailures: CreateSession ends the failure count of its
+// user in the same transaction; a refused CreateSession changes nothing.
+func (s *suite) sessionResetsFailures(t *testing.T) {
+	st := s.open(t)
+	for _, u := range []string{"alice", "bob"} {
+		noErr(t, "CreateAccount", st.CreateAccount(ctx(t), account(u)))
+		for range 2 {
+			_, err := st.AddFailure(ctx(t), u, t0)
+			noErr(t, "AddFailure", err)
+		}
+	}
+	count := func(u string) int {
+		f, err := st.GetFailures(ctx(t), u)
+		noErr(t, "GetFailures", err)
+		return f.Count
+	}
+	noErr(t, "CreateSession", st.CreateSession(ctx(t), session(1, "alice", t0.Add(time.Hour))))
+	if n := count("alice"); n != 0 {
+		t.Errorf("failures after CreateSession = %d, want 0", n)
+	}
+	if n := count("bob"); n != 2 {
+		t.Errorf("another user's failures after CreateSession = %d, want 2", n)
+	}
+	// A token hash taken: refused, and bob's counter stays.
+	isErr(t, "CreateSession with a taken hash", st.CreateSession(ctx(t), session(1, "bob", t0.Add(time.Hour))), store.ErrExists)
+	if n := count("bob"); n != 2 {
+		t.Errorf("failures after a refused CreateSession = %d, want 2", n)
+	}
+	// No account: refused, and the counter (unknown users have them) stays.
+	_, err := st.AddFailure(ctx(t), "ghost", t0)
+	noErr(t, "AddFailure", err)
+	isErr(t, "CreateSession without an account", st.CreateSession(ctx(t), session(2, "ghost", t0.Add(time.Hour))), store.ErrNotFound)
+	if n := count("ghost"); n != 1 {
+		t.Errorf("failures after a CreateSession without an account = %d, want 1", n)
+	}
+}
+
 func (s *suite) addFailureRace(t *testing.T) {
 	st := s.open(t)
 	const n = 32

@@ -237,8 +237,16 @@ func (s *Store) CreateSession(ctx context.Context, ss store.Session) error {
 	if err := errors.Join(checkTime("created", ss.Created), checkTime("expires", ss.Expires)); err != nil {
 		return s.fail(op, err)
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO sessions (token_hash, username, created, expires) VALUES ($1, $2, $3, $4)`,
-		blob(ss.TokenHash), ss.User, ss.Created, ss.Expires)
+	// One transaction: the session and the end of the failure count it
+	// proves (a session is what a successful login makes).
+	err := s.db.Tx(ctx, func(q Querier) error {
+		if _, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, username, created, expires) VALUES ($1, $2, $3, $4)`,
+			blob(ss.TokenHash), ss.User, ss.Created, ss.Expires); err != nil {
+			return err
+		}
+		_, err := q.Exec(ctx, `DELETE FROM failures WHERE username = $1`, ss.User)
+		return err
+	})
 	switch {
 	case err == nil:
 		return nil
@@ -350,9 +358,9 @@ func (s *Store) ResetFailures(ctx context.Context, user string) error {
 	return nil
 }
 
-// TakeToken implements store.Store: in one write transaction, create the
-// bucket full if it is new, read it (locked), refill and take (take), and
-// write it back. rate must be positive and finite and burst at least 1.
+// TakeToken implements store.Store: in one write transaction, read the
+// bucket (locked; created full first if it is new), refill and take
+// (take), and write it back. rate must be positive and finite and burst at least 1.
 func (s *Store) TakeToken(ctx context.Context, key string, now time.Time, rate float64, burst int) (bool, time.Duration, error) {
 	const op = "take token"
 	if err := checkString("key", key); err != nil {
@@ -367,21 +375,31 @@ func (s *Store) TakeToken(ctx context.Context, key string, now time.Time, rate f
 		wait time.Duration
 	)
 	err := s.db.Tx(ctx, func(q Querier) error {
-		if _, err := q.Exec(ctx, `INSERT INTO buckets (bucket, tokens, updated) VALUES ($1, $2, $3)
-			ON CONFLICT (bucket) DO NOTHING`, key, float64(burst), time.UnixMicro(nowUS)); err != nil {
-			return err
-		}
 		var (
 			b       bucket
 			updated time.Time
 		)
-		if err := q.QueryRow(ctx, `SELECT tokens, updated FROM buckets WHERE bucket = $1`+s.d.ForUpdate,
-			key).Scan(&b.tokens, &updated); err != nil {
+		read := func() error {
+			return q.QueryRow(ctx, `SELECT tokens, updated FROM buckets WHERE bucket = $1`+s.d.ForUpdate,
+				key).Scan(&b.tokens, &updated)
+		}
+		// A known bucket (the usual case) takes two statements. A new one is
+		// created full first, and read again locked: of two transactions
+		// creating one bucket, the second waits for the first's row.
+		err := read()
+		if errors.Is(err, ErrNoRows) {
+			if _, err := q.Exec(ctx, `INSERT INTO buckets (bucket, tokens, updated) VALUES ($1, $2, $3)
+				ON CONFLICT (bucket) DO NOTHING`, key, float64(burst), time.UnixMicro(nowUS)); err != nil {
+				return err
+			}
+			err = read()
+		}
+		if err != nil {
 			return err
 		}
 		b.updated = updated.UnixMicro()
 		b, ok, wait = take(b, nowUS, rate, burst)
-		_, err := q.Exec(ctx, `UPDATE buckets SET tokens = $2, updated = $3 WHERE bucket = $1`,
+		_, err = q.Exec(ctx, `UPDATE buckets SET tokens = $2, updated = $3 WHERE bucket = $1`,
 			key, b.tokens, time.UnixMicro(b.updated))
 		return err
 	})

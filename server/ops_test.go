@@ -2,13 +2,19 @@ package server_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/kexlab/kexlab/server"
+	"github.com/kexlab/kexlab/server/store"
 )
 
 // TestMetrics: logins by scheme and outcome, request latencies and the
@@ -86,5 +92,56 @@ func TestCORS(t *testing.T) {
 	resp.Body.Close()
 	if resp.Header.Get("Access-Control-Allow-Origin") != "https://app.example" {
 		t.Errorf("simple request from an allowed origin: %v", resp.Header)
+	}
+}
+
+// TestPurge: the Server's periodic purge removes a flow that expired, and
+// counts it at /metrics; a live flow stays.
+func TestPurge(t *testing.T) {
+	var st store.Store
+	_, hs, clk := start(t, func(c *server.Config) { c.PurgeEvery = 5 * time.Millisecond; st = c.Store })
+	handle := func(user string) []byte {
+		resp, err := hs.Client().Post(hs.URL+"/v1/register/start", "application/json",
+			strings.NewReader(`{"user":"`+user+`","scheme":"srp-2048"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ans struct{ Handle string }
+		err = json.NewDecoder(resp.Body).Decode(&ans)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("register start: %d, %v", resp.StatusCode, err)
+		}
+		h, err := base64.RawURLEncoding.DecodeString(ans.Handle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	started := clk.Now()
+	old := handle("dave")
+	clk.Add(61 * time.Second) // dave's flow expired (FlowTTL 60 s)
+	live := handle("erin")
+	re := regexp.MustCompile(`(?m)^kexlab_store_purged_rows_total (\S+)`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		resp, err := hs.Client().Get(hs.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if m := re.FindSubmatch(body); m != nil && string(m[1]) != "0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no purge within 10 s")
+		}
+	}
+	// Taken at a time it was still live: gone only if the purge removed it.
+	if _, err := st.TakePending(context.Background(), old, started); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the expired flow after the purge: %v, want ErrNotFound", err)
+	}
+	if _, err := st.TakePending(context.Background(), live, clk.Now()); err != nil {
+		t.Errorf("the live flow after the purge: %v", err)
 	}
 }

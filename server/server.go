@@ -91,6 +91,11 @@ type Config struct {
 	RegisterRate  float64 // registrations per second per address: 0.2
 	RegisterBurst int     // 10
 
+	// PurgeEvery is how often the Server removes expired flows and
+	// sessions and idle counters from the store: 1 min; negative: never
+	// (another instance, or the operator, does).
+	PurgeEvery time.Duration
+
 	KDF            KDFParams // for new SRP accounts: DefaultKDF
 	InsecureCookie bool      // drop the cookie's Secure attribute (plain-HTTP development only)
 	Issuer         string    // the assertion's iss: "kexlab"
@@ -115,6 +120,9 @@ func (c *Config) defaults() {
 	def(&c.AssertTTL, 5*time.Minute)
 	def(&c.FreshLogin, 5*time.Minute)
 	def(&c.BackoffBase, time.Second)
+	if c.PurgeEvery == 0 {
+		c.PurgeEvery = time.Minute
+	}
 	if c.MaxFailures <= 0 || c.MaxFailures > 100 {
 		c.MaxFailures = 100
 	}
@@ -154,6 +162,7 @@ type Server struct {
 	ownD    bool // d was made by New: Close closes it
 	m       *metrics
 	origins map[string]bool
+	purge   *purger
 }
 
 // New returns a Server for cfg.
@@ -196,12 +205,14 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.schemes = map[string]scheme{"srp-2048": srp2048, "srp-3072": srp3072, "opaque": op, "spake2plus": sp, "apakepq": pq}
 	s.routes()
+	s.startPurger()
 	return s, nil
 }
 
-// Close stops the dispatcher the Server made (after its queued steps).
-// It does not close the store.
+// Close stops the periodic purge and the dispatcher the Server made
+// (after its queued steps). It does not close the store.
 func (s *Server) Close() {
+	s.stopPurger()
 	if s.ownD {
 		s.d.Close()
 	}

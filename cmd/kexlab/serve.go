@@ -36,6 +36,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	regBurst := fs.Int("register-burst", 10, "registrations a client address may make at once")
 	addrRate := fs.Float64("addr-rate", 10, "login starts per second per client address")
 	addrBurst := fs.Int("addr-burst", 40, "login starts a client address may make at once")
+	purgeEvery := fs.Duration("purge-every", time.Minute, "how often to remove expired flows and sessions and idle rate-limit counters from the store (0: never)")
 	origins := fs.String("allow-origin", "", "comma-separated browser origins allowed to call the API cross-origin (CORS), e.g. https://app.example")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -48,6 +49,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if !(*regRate > 0 && *regRate <= 1e6 && *addrRate > 0 && *addrRate <= 1e6) || *regBurst < 1 || *addrBurst < 1 {
 		return fmt.Errorf("%w: -register-rate and -addr-rate must be in (0, 1e6], the bursts at least 1", errUsage)
+	}
+	if *purgeEvery < 0 {
+		return fmt.Errorf("%w: -purge-every must not be negative (0: never)", errUsage)
+	}
+	if *purgeEvery == 0 {
+		*purgeEvery = -1 // server.Config: negative is never
 	}
 	if *flowTTL <= 0 || *flowTTL > time.Hour || *sessionTTL <= 0 {
 		return fmt.Errorf("%w: -flow-ttl must be in (0, 1h] and -session-ttl positive", errUsage)
@@ -76,7 +83,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	srv, err := server.New(server.Config{Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
 		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure,
 		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst,
-		AllowedOrigins: splitList(*origins)})
+		AllowedOrigins: splitList(*origins), PurgeEvery: *purgeEvery})
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,19 @@ type Failures struct {
 	Last  time.Time // time of the last failure (zero if Count is 0)
 }
 
+// What PurgeExpired removes besides expired flows and sessions.
+const (
+	// BucketIdle: a token bucket untouched this long is dropped; a new
+	// bucket is full, as is by then any bucket whose rate refills its
+	// burst within BucketIdle.
+	BucketIdle = time.Hour
+	// FailureIdle: the failure counter of a name without an account
+	// (a guessed or mistyped user) is dropped this long after its last
+	// failure. Counters of accounts stay until a login succeeds or an
+	// operator resets them.
+	FailureIdle = 24 * time.Hour
+)
+
 // Store is what the service keeps. All methods are safe for concurrent use
 // by any number of goroutines and processes sharing the database.
 type Store interface {
@@ -111,8 +124,10 @@ type Store interface {
 	// an unknown or expired handle, fail with ErrNotFound.
 	TakePending(ctx context.Context, handle []byte, now time.Time) (Pending, error)
 	// PurgeExpired removes pending flows and sessions that expired before
-	// now (Expires <= now: expired at now) and returns how many rows it
-	// removed.
+	// now (Expires <= now: expired at now), token buckets last updated
+	// BucketIdle or longer before now, and the failure counters of names
+	// without an account whose last failure is FailureIdle or longer
+	// before now, and returns how many rows it removed.
 	PurgeExpired(ctx context.Context, now time.Time) (int, error)
 
 	// CreateSession stores s and, in the same transaction, resets

@@ -176,6 +176,41 @@ func (s *suite) purgeExpired(t *testing.T) {
 	}
 }
 
+// purgeIdle: PurgeExpired also drops buckets idle for BucketIdle and the
+// failure counters of names without an account idle for FailureIdle, and
+// nothing younger (the boundaries to the microsecond).
+func (s *suite) purgeIdle(t *testing.T) {
+	st := s.open(t)
+	now := t0.Add(48 * time.Hour)
+	// Two one-token buckets, emptied; a purged one comes back full.
+	for key, at := range map[string]time.Time{"old": now.Add(-store.BucketIdle), "young": now.Add(-store.BucketIdle + time.Microsecond)} {
+		if ok, _, err := st.TakeToken(ctx(t), key, at, 1e-9, 1); err != nil || !ok {
+			t.Fatalf("TakeToken %s = %v, %v", key, ok, err)
+		}
+	}
+	noErr(t, "CreateAccount", st.CreateAccount(ctx(t), account("alice")))
+	for user, at := range map[string]time.Time{"alice": t0, "ghost": now.Add(-store.FailureIdle),
+		"ghost2": now.Add(-store.FailureIdle + time.Microsecond)} {
+		_, err := st.AddFailure(ctx(t), user, at)
+		noErr(t, "AddFailure", err)
+	}
+	n, err := st.PurgeExpired(ctx(t), now)
+	noErr(t, "PurgeExpired", err)
+	if n != 2 {
+		t.Errorf("PurgeExpired = %d, want 2 (the old bucket and ghost's counter)", n)
+	}
+	for key, want := range map[string]bool{"old": true, "young": false} {
+		if ok, _, err := st.TakeToken(ctx(t), key, now, 1e-9, 1); err != nil || ok != want {
+			t.Errorf("TakeToken %s after PurgeExpired = %v, %v; want %v", key, ok, err, want)
+		}
+	}
+	for user, want := range map[string]int{"alice": 1, "ghost": 0, "ghost2": 1} {
+		if f, err := st.GetFailures(ctx(t), user); err != nil || f.Count != want {
+			t.Errorf("GetFailures %s after PurgeExpired = %+v, %v; want Count %d", user, f, err, want)
+		}
+	}
+}
+
 func sameSession(t *testing.T, got, want store.Session) {
 	t.Helper()
 	if got.User != want.User {

@@ -81,6 +81,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 		{"PendingRace", s.pendingRace},
 		{"PendingRaceMany", s.pendingRaceMany},
 		{"PurgeExpired", s.purgeExpired},
+		{"PurgeIdle", s.purgeIdle},
 		{"SessionRoundTrip", s.sessionRoundTrip},
 		{"SessionExists", s.sessionExists},
 		{"SessionNeedsAccount", s.sessionNeedsAccount},

@@ -210,11 +210,17 @@ func (s *Store) PurgeExpired(ctx context.Context, now time.Time) (int, error) {
 	var total int64
 	err := s.db.Tx(ctx, func(q Querier) error {
 		total = 0
-		for _, stmt := range []string{
-			`DELETE FROM pending WHERE expires <= $1`,
-			`DELETE FROM sessions WHERE expires <= $1`,
+		for _, d := range []struct {
+			stmt   string
+			before time.Time
+		}{
+			{`DELETE FROM pending WHERE expires <= $1`, now},
+			{`DELETE FROM sessions WHERE expires <= $1`, now},
+			{`DELETE FROM buckets WHERE updated <= $1`, now.Add(-store.BucketIdle)},
+			{`DELETE FROM failures WHERE last_failure <= $1
+				AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.username = failures.username)`, now.Add(-store.FailureIdle)},
 		} {
-			n, err := q.Exec(ctx, stmt, now)
+			n, err := q.Exec(ctx, d.stmt, d.before)
 			if err != nil {
 				return err
 			}

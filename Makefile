@@ -18,8 +18,16 @@ build: deps
 # SoftHSM2 and swtpm, the real key sources the wg/keysource tests start,
 # the SRP peers (pysrp from PyPI, RustCrypto srp from crates.io) that
 # pake/srp's interoperability tests run against, and schemathesis (PyPI)
-# for the check of the service against its OpenAPI document.
-test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz openapi-check jvm-test
+# for the check of the service against its OpenAPI document, and the
+# TypeScript client's packages (npm ci in clients/ts).
+test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz openapi-check jvm-test ts-test
+
+# The TypeScript client (clients/ts): npm ci from the committed lockfile,
+# tsc, then Node's test runner: the shared SRP vectors and the client
+# against a real kexlab serve (bin/kexlab).
+.PHONY: ts-test
+ts-test: build
+	cd clients/ts && npm ci --no-audit --no-fund && KEXLAB_BIN=$(CURDIR)/bin/kexlab npm test
 
 .PHONY: srp-peers
 srp-peers:

@@ -1,0 +1,5 @@
+// @kexlab/client: the client of the kexlab PAKE authentication service.
+export { Client, schemes } from './client.js';
+export type { Scheme, Session, KDFParams, ClientOptions } from './client.js';
+export { KexlabError, AuthError, RateLimitError, NetworkError, ProtocolError, ServiceError } from './errors.js';
+export { SRPParams, SRPClient, group2048, group3072 } from './srp.js';

@@ -1,0 +1,84 @@
+// The client against a real `kexlab serve` (the Go binary, bin/kexlab or
+// $KEXLAB_BIN), started on a free loopback port with a temporary data
+// directory: register, log in, wrong password and unknown user refused
+// alike, password change, logout, for each scheme the client speaks.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, schemes, AuthError, ServiceError, NetworkError } from '../src/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const bin = process.env.KEXLAB_BIN ?? path.resolve(here, '../../../../bin/kexlab');
+
+let proc: ChildProcess | undefined;
+let url = '';
+let dir = '';
+
+before(async () => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run make build (or set KEXLAB_BIN)`);
+  dir = mkdtempSync(path.join(tmpdir(), 'kexlab-ts-'));
+  proc = spawn(bin, ['serve', '-addr', '127.0.0.1:0', '-data', dir, '-insecure-http'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('kexlab serve did not start within 20 s: ' + out)), 20000);
+    proc!.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc!.on('exit', (code) => reject(new Error(`kexlab serve exited (${code}): ${out}`)));
+  });
+});
+
+after(() => {
+  proc?.kill('SIGTERM');
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+for (const scheme of schemes) {
+  test(`${scheme}: register, log in, refuse, change password, log out`, async () => {
+    const c = new Client(url);
+    const user = `alice-${scheme}`;
+    await c.register(scheme, user, 'correct horse');
+    const s = await c.login(scheme, user, 'correct horse');
+    assert.equal(s.user, user);
+    assert.equal(await c.whoami(s), user);
+    assert.match(s.assertion, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+
+    // A wrong password and an unknown user fail alike.
+    const wrong = await c.login(scheme, user, 'wrong').then(() => null, (e) => e);
+    const unknown = await c.login(scheme, `nobody-${scheme}`, 'wrong').then(() => null, (e) => e);
+    assert.ok(wrong instanceof AuthError, `wrong password: ${wrong}`);
+    assert.ok(unknown instanceof AuthError, `unknown user: ${unknown}`);
+    assert.equal(wrong.code, unknown.code);
+    assert.equal(wrong.message, unknown.message);
+
+    // Registering again is refused; the password change revokes sessions.
+    await assert.rejects(c.register(scheme, user, 'other'), (e) => e instanceof ServiceError && e.status === 409);
+    await c.changePassword(s, scheme, 'battery staple');
+    await assert.rejects(c.whoami(s), (e) => e instanceof ServiceError && e.status === 401);
+    await assert.rejects(c.login(scheme, user, 'correct horse'), AuthError);
+    const s2 = await c.login(scheme, user, 'battery staple');
+    await c.logout(s2);
+    await assert.rejects(c.whoami(s2), (e) => e instanceof ServiceError && e.status === 401);
+  });
+}
+
+test('progress events during the key stretching', async () => {
+  const seen: number[] = [];
+  const c = new Client(url, { onProgress: (f) => seen.push(f) });
+  await c.register('srp-2048', 'progress', 'pw');
+  assert.ok(seen.length > 1 && seen.at(-1)! >= 0.99, `progress ${seen}`);
+});
+
+test('a service that is down is a NetworkError', async () => {
+  const c = new Client('http://127.0.0.1:9');
+  await assert.rejects(c.login('srp-2048', 'alice', 'pw'), NetworkError);
+});

@@ -42,7 +42,7 @@ func shift(xs, ys []float64, level float64, dist *uDist, correct bool) (float64,
 	mn := n1 * n2
 	est := kthDiff(xs, ys, (mn+1)/2)
 	if mn%2 == 0 {
-		est = est/2 + kthDiff(xs, ys, mn/2+1)/2
+		est = midpoint(est, kthDiff(xs, ys, mn/2+1))
 	}
 	alpha := 1 - level
 	var k int
@@ -136,4 +136,12 @@ func fromOrderKey(k uint64) float64 {
 		return math.Float64frombits(k &^ (1 << 63))
 	}
 	return math.Float64frombits(^k)
+}
+
+// midpoint is (a+b)/2 without overflow, and never outside [a, b] (a <= b):
+// a/2 + b/2 rounds each half, which for subnormal a = b gives a value one
+// step beside a.
+func midpoint(a, b float64) float64 {
+	m := a/2 + b/2
+	return min(max(m, a), b)
 }

@@ -34,7 +34,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "postgres-test: installing postgresql (apt-get)"
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 if ! have; then
 	echo "postgres-test: postgresql installed, but no initdb found on PATH or in /usr/lib/postgresql/*/bin" >&2
 	exit 1

@@ -9,7 +9,6 @@ import (
 
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 
-	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/apakepq"
 	"github.com/kexlab/kexlab/server/store"
 )
@@ -99,9 +98,6 @@ func (sc *apakepqScheme) loginStart(user string, acct *store.Account, msg []byte
 	}
 	reply, err := s.Next(msg)
 	if err != nil {
-		if errors.Is(err, pakeerr.ErrAuthFailed) {
-			return nil, nil, nil, err
-		}
 		return nil, nil, nil, badMessage(err)
 	}
 	state, err := s.MarshalBinary()
@@ -114,9 +110,6 @@ func (sc *apakepqScheme) loginFinish(state, msg []byte) ([]byte, error) {
 		return nil, err
 	}
 	if _, err := s.Next(msg); err != nil {
-		if errors.Is(err, pakeerr.ErrAuthFailed) {
-			return nil, err
-		}
 		return nil, badMessage(err)
 	}
 	return nil, nil

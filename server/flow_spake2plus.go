@@ -4,13 +4,11 @@ import (
 	"github.com/kexlab/kexlab/server/internal/wire"
 
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 
 	"golang.org/x/crypto/scrypt"
 
-	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/spake2plus"
 	"github.com/kexlab/kexlab/server/store"
 )
@@ -144,9 +142,6 @@ func (sc *spake2plusScheme) loginFinish(state, msg []byte) ([]byte, error) {
 		return nil, err
 	}
 	if err := v.Finish(msg); err != nil {
-		if errors.Is(err, pakeerr.ErrAuthFailed) {
-			return nil, err
-		}
 		return nil, badMessage(err)
 	}
 	return nil, nil

@@ -51,8 +51,12 @@ type paramser interface {
 	params(user string, acct *store.Account) (*KDFParams, error)
 }
 
-// badMessage maps a scheme's parse errors to 400 bad_message.
+// badMessage maps a scheme's parse errors to 400 bad_message; an
+// authentication failure stays one (the handler answers it as such).
 func badMessage(err error) error {
+	if errors.Is(err, pakeerr.ErrAuthFailed) {
+		return err
+	}
 	if errors.Is(err, pakeerr.ErrInvalidMessage) || errors.Is(err, pakeerr.ErrInvalidParameter) {
 		return errorf(http.StatusBadRequest, CodeBadMessage, "%v", err)
 	}
@@ -60,21 +64,24 @@ func badMessage(err error) error {
 }
 
 // srpScheme is SRP-6a in srp.ProfileRFC5054 with SHA-256, on a password
-// stretched by the client with the account's KDFParams.
+// stretched by the client with the account's KDFParams (clientKDF, as
+// SPAKE2+ and apakepq; SRP adds its own salt).
 type srpScheme struct {
-	p       *srp.Params
-	secrets *Secrets
-	kdf     KDFParams
-	kdfs    clientKDF // the account's KDF parameters, or a fake user's
+	clientKDF
+	p *srp.Params
 }
 
+// newSRP returns the scheme "srp-BITS". Its fake records are derived
+// under labels that name the scheme: an unknown user's fake salts differ
+// between srp-2048 and srp-3072, as a registered user's real and fake ones
+// do.
 func newSRP(bits int, secrets *Secrets, kdf KDFParams) (*srpScheme, error) {
 	p, err := srp.NewParams(bits, crypto.SHA256)
 	if err != nil {
 		return nil, err
 	}
-	return &srpScheme{p: p, secrets: secrets, kdf: kdf,
-		kdfs: clientKDF{secrets: secrets, kdf: kdf, name: "SRP", fakeLabel: "srp kdf salt"}}, nil
+	name := fmt.Sprintf("srp-%d", bits)
+	return &srpScheme{clientKDF: clientKDF{secrets: secrets, kdf: kdf, name: name, fakeLabel: name + " kdf salt"}, p: p}, nil
 }
 
 // srpPending is kept between the two registration rounds.
@@ -83,32 +90,30 @@ type srpPending struct {
 	KDF  KDFParams `json:"kdf"`
 }
 
-// salt16 draws a 16-byte salt whose first byte is not zero (see pake/srp).
+// salt16 draws a 16-byte salt whose first byte is not zero (see pake/srp;
+// setting its low bit costs one bit of the 128).
 func salt16() ([]byte, error) {
 	s := make([]byte, 16)
-	for s[0] == 0 {
-		if _, err := rand.Read(s); err != nil {
-			return nil, err
-		}
+	if _, err := rand.Read(s); err != nil {
+		return nil, err
 	}
+	s[0] |= 1
 	return s, nil
 }
 
 // registerStart picks the SRP salt and the KDF parameters: the reply is
 // the SRP salt; the client sends the verifier next.
 func (sc *srpScheme) registerStart(user string, msg []byte) ([]byte, *KDFParams, []byte, error) {
-	if len(msg) != 0 {
-		return nil, nil, nil, badRequest("msg: SRP registration starts without a message")
-	}
-	salt, err1 := salt16()
-	kdfSalt, err2 := salt16()
-	if err := errors.Join(err1, err2); err != nil {
+	_, kdf, _, err := sc.clientKDF.registerStart(user, msg)
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	kdf := sc.kdf
-	kdf.Salt = kdfSalt
-	state, err := json.Marshal(srpPending{Salt: salt, KDF: kdf})
-	return salt, &kdf, state, err
+	salt, err := salt16()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	state, err := json.Marshal(srpPending{Salt: salt, KDF: *kdf})
+	return salt, kdf, state, err
 }
 
 func (sc *srpScheme) registerFinish(user string, state, msg []byte) ([]byte, []byte, error) {
@@ -131,30 +136,29 @@ func (sc *srpScheme) registerFinish(user string, state, msg []byte) ([]byte, []b
 // record returns the account's record and KDF parameters, or the fake ones
 // of user: salt and KDF salt derived from the user name, and a verifier
 // derived the same way (below N, since every RFC 5054 N has a top byte
-// 0xFF), which no password opens.
+// 0xFF), which no password opens. Both are parsed from their encoding, so
+// that a known and an unknown user cost the same work.
 func (sc *srpScheme) record(user string, acct *store.Account) (*srp.Record, *KDFParams, error) {
-	kdf, err := sc.kdfs.params(user, acct)
+	kdf, err := sc.params(user, acct)
+	if err != nil {
+		return nil, nil, err
+	}
+	salt := sc.secrets.derive(sc.name+" salt", user, 16)
+	salt[0] |= 1
+	v := sc.secrets.derive(sc.name+" verifier", user, sc.p.ElementSize())
+	v[0] &= 0x7f
+	encoded, err := (&srp.Record{Salt: salt, Verifier: v}).MarshalBinary()
 	if err != nil {
 		return nil, nil, err
 	}
 	if acct != nil {
-		rec, err := srp.ParseRecord(sc.p, acct.Record)
-		if err != nil {
-			return nil, nil, fmt.Errorf("account %q: stored record: %w", user, err)
-		}
-		return rec, kdf, nil
+		encoded = acct.Record
 	}
-	salt := sc.secrets.derive("srp salt", user, 16)
-	salt[0] |= 1
-	v := sc.secrets.derive("srp verifier", user, sc.p.ElementSize())
-	v[0] &= 0x7f
-	return &srp.Record{Salt: salt, Verifier: v}, kdf, nil
-}
-
-// params returns the KDF parameters a login of user needs first (from
-// acct.Params alone: /v1/login/params reads no record).
-func (sc *srpScheme) params(user string, acct *store.Account) (*KDFParams, error) {
-	return sc.kdfs.params(user, acct)
+	rec, err := srp.ParseRecord(sc.p, encoded)
+	if err != nil {
+		return nil, nil, fmt.Errorf("account %q: stored record: %w", user, err)
+	}
+	return rec, kdf, nil
 }
 
 func (sc *srpScheme) loginStart(user string, acct *store.Account, msg []byte) ([]byte, *KDFParams, []byte, error) {
@@ -180,9 +184,6 @@ func (sc *srpScheme) loginFinish(state, msg []byte) ([]byte, error) {
 		return nil, err
 	}
 	reply, err := s.Next(msg)
-	if errors.Is(err, pakeerr.ErrAuthFailed) {
-		return nil, err
-	}
 	return reply, badMessage(err)
 }
 
@@ -280,9 +281,6 @@ func (sc *opaqueScheme) loginFinish(state, msg []byte) ([]byte, error) {
 		return nil, badMessage(err)
 	}
 	if _, err := st.ServerFinish(ke3); err != nil {
-		if errors.Is(err, pakeerr.ErrAuthFailed) {
-			return nil, err
-		}
 		return nil, badMessage(err)
 	}
 	return nil, nil

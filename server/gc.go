@@ -17,14 +17,9 @@ import (
 const GCPercent = 400
 
 // TuneGC sets GCPercent for the process unless the GOGC environment
-// variable is set (an operator's setting wins), and returns the target in
-// effect.
-func TuneGC() int {
-	if v, ok := os.LookupEnv("GOGC"); ok && v != "" {
-		old := debug.SetGCPercent(100)
-		debug.SetGCPercent(old)
-		return old
+// variable is set (an operator's setting wins).
+func TuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(GCPercent)
 	}
-	debug.SetGCPercent(GCPercent)
-	return GCPercent
 }

@@ -138,7 +138,10 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 	if err := s.throttle(ctx, "addr:"+clientAddr(r), s.cfg.AddrRate, s.cfg.AddrBurst); err != nil {
 		return err
 	}
-	if err := s.checkBackoff(ctx, req.User); err != nil {
+	// The start counts as a failure (until its finish succeeds), in the
+	// transaction that checks the backoff: concurrent starts cannot all
+	// pass one check.
+	if _, err := s.st.StartAttempt(ctx, req.User, s.cfg.Now(), s.backoff); err != nil {
 		return err
 	}
 	acct, err := s.account(ctx, req.User, req.Scheme)
@@ -151,14 +154,11 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 		reply, kdf, state, err = sc.loginStart(req.User, acct, req.Msg)
 		return err
 	})
-	if err != nil && !errors.Is(err, pakeerr.ErrAuthFailed) {
-		return err
-	}
-	if _, err := s.st.AddFailure(ctx, req.User, s.cfg.Now()); err != nil {
-		return err
-	}
-	if err != nil { // apakepq: the server sees a wrong password at once
+	if errors.Is(err, pakeerr.ErrAuthFailed) { // apakepq: the server sees a wrong password at once
 		return s.authFailed(req.User, req.Scheme)
+	}
+	if err != nil {
+		return err
 	}
 	handle, err := s.putPending(ctx, kindLogin, req.User, req.Scheme, state)
 	if err != nil {
@@ -222,20 +222,18 @@ func (s *Server) account(ctx context.Context, user, scheme string) (*store.Accou
 	return nil, err
 }
 
-// checkBackoff refuses a login start for an account that failed too often
-// (see the package doc).
-func (s *Server) checkBackoff(ctx context.Context, user string) error {
-	f, err := s.st.GetFailures(ctx, user)
-	if err != nil {
-		return err
-	}
+// backoff refuses a login start for an account whose counter f shows too
+// many failures (see the package doc); store.StartAttempt calls it.
+func (s *Server) backoff(f store.Failures) error {
 	limited := func(wait time.Duration) error {
 		e := errorf(http.StatusTooManyRequests, CodeRateLimited, "too many failed logins for this account; retry later")
 		e.retryAfter = wait
 		return e
 	}
 	if f.Count >= s.cfg.MaxFailures {
-		return limited(time.Hour)
+		// Locked until the purge drops the counter, a day after its
+		// last counted failure (refused starts do not count).
+		return limited(max(f.Last.Add(store.FailureIdle).Sub(s.cfg.Now()), time.Minute))
 	}
 	if f.Count < s.cfg.FreeFailures {
 		return nil
@@ -273,6 +271,9 @@ func (s *Server) loginFinish(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ans, err := s.newSession(ctx, w, p.user) // also resets the failure count
+	if errors.Is(err, store.ErrNotFound) {   // the account was deleted during the login
+		return s.authFailed(p.user, p.scheme)
+	}
 	if err != nil {
 		return err
 	}
@@ -348,15 +349,11 @@ func (s *Server) passwordFinish(w http.ResponseWriter, r *http.Request) error {
 	if a.User != sess.User {
 		return errorf(http.StatusBadRequest, CodeUnknownFlow, "this flow belongs to another session")
 	}
-	old, err := s.st.GetAccount(r.Context(), a.User)
-	if err != nil {
-		return err
-	}
-	a.Created = old.Created
-	if err := s.st.UpdateAccount(r.Context(), *a); err != nil {
-		return err
-	}
-	if _, err := s.st.DeleteSessions(r.Context(), a.User); err != nil {
+	// One transaction: the new record, and the end of every session and
+	// flow of the old one (store.UpdateAccount; Created stays).
+	if err := s.st.UpdateAccount(r.Context(), *a); errors.Is(err, store.ErrNotFound) {
+		return errorf(http.StatusUnauthorized, CodeUnauthorized, "the account was deleted")
+	} else if err != nil {
 		return err
 	}
 	s.clearCookie(w)

@@ -47,11 +47,16 @@
 // answered from a fake record derived from a server secret and the name,
 // so that the answers, their sizes and round trips are those of a known
 // user with a wrong password. Every login start counts as a failure until
-// its finish succeeds; after FreeFailures consecutive failures an account
-// waits BackoffBase·2^(n-FreeFailures) between attempts, and after
-// MaxFailures (NIST SP 800-63B §5.2.2: at most 100) it is refused until an
-// operator resets it. Each client address has a token bucket for starts,
-// and registrations a stricter one; the counters are in the store.
+// its finish succeeds (checked and counted in one store transaction, so
+// concurrent starts cannot pass one check); after FreeFailures consecutive
+// failures an account waits BackoffBase·2^(n-FreeFailures) between
+// attempts, and after MaxFailures (NIST SP 800-63B §5.2.2: at most 100) it
+// is refused until the purge drops its counter, store.FailureIdle after
+// the last counted failure (refused starts do not count), or an operator
+// resets it (store.Store.ResetFailures). Each client address has a token
+// bucket for starts, and registrations a stricter one; the counters are in
+// the store. A password change ends every session and flow of the old
+// password in the transaction that stores the new record.
 package server
 
 import (
@@ -62,8 +67,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/kexlab/kexlab/server/dispatch"
@@ -231,7 +238,7 @@ func (s *Server) heavy(ctx context.Context, f func() error) error {
 
 // Schemes lists the scheme names the API takes.
 func (s *Server) Schemes() []string {
-	return []string{"apakepq", "opaque", "spake2plus", "srp-2048", "srp-3072"}
+	return slices.Sorted(maps.Keys(s.schemes))
 }
 
 func (s *Server) routes() {
@@ -251,7 +258,13 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /readyz", s.api(s.ready))
 	m.HandleFunc("GET /v1/openapi.json", s.api(s.openapi))
 	m.Handle("GET /metrics", s.m.handler())
+	// Everything else, JSON as well: a method the API never takes is 405,
+	// any other unknown route 404.
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodPost && r.Method != http.MethodDelete {
+			s.writeError(w, r, errorf(http.StatusMethodNotAllowed, CodeMethod, "method %s", r.Method))
+			return
+		}
 		s.writeError(w, r, errorf(http.StatusNotFound, CodeNotFound, "no route %s %s", r.Method, r.URL.Path))
 	})
 	s.mux = m
@@ -262,20 +275,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cors(w, r) {
 		return
 	}
-	_, pattern := s.mux.Handler(r)
-	// The mux answers a known path with the wrong method itself (405, plain
-	// text); keep every answer JSON.
-	if (pattern == "" || pattern == "/") && r.Method != http.MethodGet && r.Method != http.MethodPost && r.Method != http.MethodDelete {
-		s.writeError(w, r, errorf(http.StatusMethodNotAllowed, CodeMethod, "method %s", r.Method))
-		return
-	}
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
-	s.mux.ServeHTTP(sw, r)
-	if pattern == "" {
-		pattern = "other"
-	}
-	s.m.observe(pattern, sw.code, time.Since(start))
+	s.mux.ServeHTTP(sw, r) // routes once, and sets r.Pattern to the route taken
+	s.m.observe(r.Pattern, sw.code, time.Since(start))
 }
 
 // cors sets the CORS headers for an allowed Origin and answers a
@@ -356,8 +359,6 @@ func (s *Server) throttle(ctx context.Context, key string, rate float64, burst i
 
 // pendingFlow is what a flow keeps between its rounds, sealed.
 type pendingFlow struct {
-	handle []byte
-	kind   string
 	user   string
 	scheme string
 	state  []byte
@@ -411,7 +412,7 @@ func (s *Server) takePending(ctx context.Context, handle []byte, kind string) (*
 	if err != nil {
 		return nil, fmt.Errorf("pending state does not open: %w", err)
 	}
-	return &pendingFlow{handle: handle, kind: p.Kind, user: p.User, scheme: p.Scheme, state: state}, nil
+	return &pendingFlow{user: p.User, scheme: p.Scheme, state: state}, nil
 }
 
 func (s *Server) scheme(name string) (scheme, error) {

@@ -226,24 +226,20 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	req, _ := http.NewRequest(http.MethodPut, hs.URL+"/v1/login/start", nil)
-	if resp, err := hs.Client().Do(req); err != nil || resp.StatusCode != 405 {
-		t.Errorf("PUT: %v, %v", resp.StatusCode, err)
+	resp, err := hs.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 405 {
+		t.Errorf("PUT: %d, want 405", resp.StatusCode)
 	}
 }
 
 // TestFlowOnce: a flow's finish is accepted once; a replay, and a finish
 // after the flow's lifetime, fail with unknown_flow.
 func TestFlowOnce(t *testing.T) {
-	c, hs, clk := start(t, nil)
-	ctx := context.Background()
-	if err := c.Register(ctx, "opaque", "bob", []byte("pw")); err != nil {
-		t.Fatal(err)
-	}
-	// A registration start, finished twice by hand.
-	status, _, _ := post(t, hs, "/v1/register/start", `{"user":"carol","scheme":"srp-2048"}`)
-	if status != 200 {
-		t.Fatalf("register start: %d", status)
-	}
+	_, hs, clk := start(t, nil)
 	// Expiry: a flow older than FlowTTL is gone.
 	resp, err := hs.Client().Post(hs.URL+"/v1/register/start", "application/json", strings.NewReader(`{"user":"dave","scheme":"srp-2048"}`))
 	if err != nil {
@@ -318,6 +314,37 @@ func TestUnknownUser(t *testing.T) {
 	if n1 != n3 || n2 != n3 {
 		t.Errorf("answer sizes (without B): unknown %d, %d, known %d", n1, n2, n3)
 	}
+	// Across schemes: a registered user's salts differ between two schemes
+	// (real and fake), so an unknown user's must too.
+	for _, user := range []string{"known", "ghost"} {
+		salts := map[string]bool{}
+		for _, sc := range []string{"srp-2048", "srp-3072", "spake2plus", "apakepq"} {
+			var ans struct{ KDF struct{ Salt string } }
+			status, body := postJSON(t, hs, "/v1/login/params", `{"user":"`+user+`","scheme":"`+sc+`"}`)
+			if err := json.Unmarshal(body, &ans); status != 200 || err != nil || ans.KDF.Salt == "" {
+				t.Fatalf("%s params for %s: %d %s", sc, user, status, body)
+			}
+			salts[ans.KDF.Salt] = true
+		}
+		if len(salts) != 4 {
+			t.Errorf("%s: the 4 schemes' KDF salts are not all different: %v", user, salts)
+		}
+	}
+}
+
+// postJSON posts body to path and returns the status and the answer.
+func postJSON(t *testing.T, hs *httptest.Server, path, body string) (int, []byte) {
+	t.Helper()
+	resp, err := hs.Client().Post(hs.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, data
 }
 
 // TestBackoff: after FreeFailures failed logins the account must wait
@@ -356,6 +383,42 @@ func TestBackoff(t *testing.T) {
 	clk.Add(2 * time.Hour)
 	if _, err := c.Login(ctx, "opaque", "mallory", []byte("pw")); !client.IsCode(err, server.CodeRateLimited) {
 		t.Errorf("after MaxFailures: %v", err)
+	}
+}
+
+// TestBackoffConcurrent: concurrent starts cannot all pass one backoff
+// check — of 24 guesses sent at once, exactly FreeFailures get an answer,
+// the others 429.
+func TestBackoffConcurrent(t *testing.T) {
+	c, _, _ := start(t, func(cfg *server.Config) { cfg.FreeFailures = 3; cfg.MaxFailures = 5; cfg.BackoffBase = time.Hour })
+	ctx := context.Background()
+	if err := c.Register(ctx, "spake2plus", "mallory", []byte("pw")); err != nil {
+		t.Fatal(err)
+	}
+	const n = 24
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			_, err := c.Login(ctx, "spake2plus", "mallory", []byte("guess"))
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	failed, limited := 0, 0
+	for err := range errs {
+		switch {
+		case client.IsCode(err, server.CodeAuthFailed):
+			failed++
+		case client.IsCode(err, server.CodeRateLimited):
+			limited++
+		default:
+			t.Errorf("guess: %v", err)
+		}
+	}
+	if failed != 3 || limited != n-3 {
+		t.Errorf("%d guesses answered, %d refused with 429; want 3 and %d", failed, limited, n-3)
 	}
 }
 

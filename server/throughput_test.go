@@ -176,8 +176,10 @@ func serverFloor(tb testing.TB, scheme string) func() error {
 }
 
 func benchLogin(b *testing.B, scheme string) {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // restored after the run
-	server.TuneGC()                                  // as kexlab serve runs
+	prev := debug.SetGCPercent(100) // read the setting, restored after the run
+	debug.SetGCPercent(prev)
+	defer debug.SetGCPercent(prev)
+	server.TuneGC() // as kexlab serve runs
 	floorServer := serverFloor(b, scheme)
 	dir := b.TempDir()
 	st, err := sqlite.Open(filepath.Join(dir, "kexlab.db"))

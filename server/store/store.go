@@ -13,9 +13,12 @@
 // Every method takes the current time from its caller where time matters,
 // so that tests and several instances agree on one clock source per call.
 // Errors are ErrNotFound, ErrExists or a wrapped driver error; a method
-// that returns nil has committed its change durably (SQLite: WAL with
-// synchronous=FULL; PostgreSQL: the transaction committed) before it
-// returns.
+// that returns nil has committed its change before it returns. Account
+// changes (CreateAccount, UpdateAccount, DeleteAccount) are durable across
+// a power loss (SQLite: WAL with synchronous=FULL; PostgreSQL: every
+// commit); on SQLite the others — flows, sessions, counters, buckets —
+// reach the WAL with synchronous=NORMAL: they survive the process dying,
+// and the last of them may be lost when the machine does.
 //
 // Conventions every implementation follows (storetest checks them):
 //   - Times come back in UTC, truncated to the microsecond. A pending flow
@@ -91,10 +94,10 @@ const (
 	// bucket is full, as is by then any bucket whose rate refills its
 	// burst within BucketIdle.
 	BucketIdle = time.Hour
-	// FailureIdle: the failure counter of a name without an account
-	// (a guessed or mistyped user) is dropped this long after its last
-	// failure. Counters of accounts stay until a login succeeds or an
-	// operator resets them.
+	// FailureIdle: a failure counter is dropped this long after its last
+	// failure — alike for accounts and for names without one, so that
+	// the counters do not tell them apart; a locked account opens again
+	// after a day without a counted failure.
 	FailureIdle = 24 * time.Hour
 )
 
@@ -109,8 +112,10 @@ type Store interface {
 	// (the first login round's answer needs no more), or ErrNotFound.
 	GetParams(ctx context.Context, user string) (scheme string, params []byte, err error)
 	// UpdateAccount replaces the scheme, record, params and Updated of an
-	// existing account (password change, re-registration), or fails with
-	// ErrNotFound.
+	// existing account (password change, re-registration) and, in the same
+	// transaction, removes the account's sessions and pending flows: what
+	// the old record started ends with it. It fails with ErrNotFound if
+	// there is no such account.
 	UpdateAccount(ctx context.Context, a Account) error
 	// DeleteAccount removes user's account, sessions, pending flows and
 	// failure counter, or fails with ErrNotFound.
@@ -123,11 +128,12 @@ type Store interface {
 	// calls for one handle, at most one succeeds; the others, and calls for
 	// an unknown or expired handle, fail with ErrNotFound.
 	TakePending(ctx context.Context, handle []byte, now time.Time) (Pending, error)
-	// PurgeExpired removes pending flows and sessions that expired before
+	// PurgeExpired removes (not atomically: each kind on its own) pending
+	// flows and sessions that expired before
 	// now (Expires <= now: expired at now), token buckets last updated
-	// BucketIdle or longer before now, and the failure counters of names
-	// without an account whose last failure is FailureIdle or longer
-	// before now, and returns how many rows it removed.
+	// BucketIdle or longer before now, and failure counters whose last
+	// failure is FailureIdle or longer before now, and returns how many
+	// rows it removed.
 	PurgeExpired(ctx context.Context, now time.Time) (int, error)
 
 	// CreateSession stores s and, in the same transaction, resets
@@ -153,6 +159,14 @@ type Store interface {
 	// AddFailure atomically increments user's counter, sets Last to now,
 	// and returns the new counter.
 	AddFailure(ctx context.Context, user string, now time.Time) (Failures, error)
+	// StartAttempt is AddFailure behind a check: in one transaction it
+	// reads user's counter and calls allow with it; if allow returns an
+	// error, nothing changes and StartAttempt returns that error; otherwise
+	// it increments the counter (Last = now) and returns the new one.
+	// Concurrent calls for one user are serialised, so that every allow
+	// sees every attempt counted before it (no burst of concurrent starts
+	// gets past a limit). allow must be quick and must not call the store.
+	StartAttempt(ctx context.Context, user string, now time.Time, allow func(Failures) error) (Failures, error)
 	// ResetFailures sets user's counter to zero.
 	ResetFailures(ctx context.Context, user string) error
 

@@ -169,7 +169,8 @@ function errorOf(resp: Response, data: unknown): KexlabError {
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message : `HTTP ${resp.status}`;
   if (resp.status === 429) {
-    const s = Number(resp.headers.get('Retry-After'));
+    const h = resp.headers.get('Retry-After');
+    const s = h === null || h.trim() === '' ? NaN : Number(h); // Number(null) and Number('') are 0
     return new RateLimitError(message, Number.isFinite(s) && s >= 0 ? s : 1, code || 'rate_limited');
   }
   if (code === 'auth_failed') return new AuthError(message, code);

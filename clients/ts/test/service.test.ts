@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, schemes, AuthError, ServiceError, NetworkError } from '../src/index.js';
+import { Client, schemes, AuthError, ServiceError, NetworkError, RateLimitError } from '../src/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = process.env.KEXLAB_BIN ?? path.resolve(here, '../../../../bin/kexlab');
@@ -81,4 +81,14 @@ test('progress events during the key stretching', async () => {
 test('a service that is down is a NetworkError', async () => {
   const c = new Client('http://127.0.0.1:9');
   await assert.rejects(c.login('srp-2048', 'alice', 'pw'), NetworkError);
+});
+
+test('429 is a RateLimitError with the server\'s Retry-After (1 s without one)', async () => {
+  for (const [header, want] of [['7', 7], [null, 1], ['', 1]] as const) {
+    const fake = (async () => new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }), {
+      status: 429, headers: header === null ? {} : { 'Retry-After': header },
+    })) as typeof fetch;
+    const c = new Client('http://127.0.0.1:9', { fetch: fake });
+    await assert.rejects(c.login('srp-2048', 'alice', 'pw'), (e) => e instanceof RateLimitError && e.retryAfter === want && e.message === 'slow down');
+  }
 });

@@ -94,6 +94,30 @@ func (s *suite) accountUpdate(t *testing.T) {
 	sameAccount(t, got, b)
 }
 
+// accountUpdateEnds: UpdateAccount removes the account's sessions and
+// pending flows (a login started under the old record must not finish),
+// and no one else's.
+func (s *suite) accountUpdateEnds(t *testing.T) {
+	st := s.open(t)
+	live := t0.Add(time.Hour)
+	for i, u := range []string{"alice", "bob"} {
+		noErr(t, "CreateAccount", st.CreateAccount(ctx(t), account(u)))
+		noErr(t, "CreateSession", st.CreateSession(ctx(t), session(i, u, live)))
+		noErr(t, "PutPending", st.PutPending(ctx(t), pending(i, u, live)))
+	}
+	noErr(t, "UpdateAccount", st.UpdateAccount(ctx(t), account("alice")))
+	_, err := st.GetSession(ctx(t), handle(32, 0), t0)
+	isErr(t, "GetSession of the updated account", err, store.ErrNotFound)
+	_, err = st.TakePending(ctx(t), handle(16, 0), t0)
+	isErr(t, "TakePending of the updated account", err, store.ErrNotFound)
+	if _, err := st.GetSession(ctx(t), handle(32, 1), t0); err != nil {
+		t.Errorf("another account's session after UpdateAccount: %v", err)
+	}
+	if _, err := st.TakePending(ctx(t), handle(16, 1), t0); err != nil {
+		t.Errorf("another account's flow after UpdateAccount: %v", err)
+	}
+}
+
 func (s *suite) accountNilAndEmpty(t *testing.T) {
 	st := s.open(t)
 	a := account("alice")
@@ -143,7 +167,7 @@ func (s *suite) deleteAccountCascades(t *testing.T) {
 		_, err := st.AddFailure(ctx(t), u, t0)
 		noErr(t, "AddFailure", err)
 	}
-	// A flow of a user without an account (registration) goes too.
+	// A user without an account (a registration under way): see the end.
 	noErr(t, "PutPending", st.PutPending(ctx(t), pending(9, "carol", live)))
 	_, err := st.AddFailure(ctx(t), "carol", t0)
 	noErr(t, "AddFailure", err)

@@ -176,9 +176,9 @@ func (s *suite) purgeExpired(t *testing.T) {
 	}
 }
 
-// purgeIdle: PurgeExpired also drops buckets idle for BucketIdle and the
-// failure counters of names without an account idle for FailureIdle, and
-// nothing younger (the boundaries to the microsecond).
+// purgeIdle: PurgeExpired also drops buckets idle for BucketIdle and
+// failure counters idle for FailureIdle, of accounts and of names without
+// one alike, and nothing younger (the boundaries to the microsecond).
 func (s *suite) purgeIdle(t *testing.T) {
 	st := s.open(t)
 	now := t0.Add(48 * time.Hour)
@@ -196,15 +196,15 @@ func (s *suite) purgeIdle(t *testing.T) {
 	}
 	n, err := st.PurgeExpired(ctx(t), now)
 	noErr(t, "PurgeExpired", err)
-	if n != 2 {
-		t.Errorf("PurgeExpired = %d, want 2 (the old bucket and ghost's counter)", n)
+	if n != 3 {
+		t.Errorf("PurgeExpired = %d, want 3 (the old bucket, alice's and ghost's counters)", n)
 	}
 	for key, want := range map[string]bool{"old": true, "young": false} {
 		if ok, _, err := st.TakeToken(ctx(t), key, now, 1e-9, 1); err != nil || ok != want {
 			t.Errorf("TakeToken %s after PurgeExpired = %v, %v; want %v", key, ok, err, want)
 		}
 	}
-	for user, want := range map[string]int{"alice": 1, "ghost": 0, "ghost2": 1} {
+	for user, want := range map[string]int{"alice": 0, "ghost": 0, "ghost2": 1} {
 		if f, err := st.GetFailures(ctx(t), user); err != nil || f.Count != want {
 			t.Errorf("GetFailures %s after PurgeExpired = %+v, %v; want Count %d", user, f, err, want)
 		}

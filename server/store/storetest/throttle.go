@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -117,6 +118,86 @@ func (s *suite) addFailureRace(t *testing.T) {
 	noErr(t, "GetFailures", err)
 	if f.Count != n {
 		t.Errorf("GetFailures after %d concurrent AddFailure: Count = %d", n, f.Count)
+	}
+}
+
+// startAttempt: allow sees the counter as it is (zero, with a zero Last,
+// for a new name); a refusal returns allow's error and changes nothing;
+// an allowed attempt counts.
+func (s *suite) startAttempt(t *testing.T) {
+	st := s.open(t)
+	errNo := errors.New("refused")
+	var seen []store.Failures
+	allowBelow := func(n int) func(store.Failures) error {
+		return func(f store.Failures) error {
+			seen = append(seen, f)
+			if f.Count >= n {
+				return errNo
+			}
+			return nil
+		}
+	}
+	_, err := st.StartAttempt(ctx(t), "alice", t0, allowBelow(0))
+	isErr(t, "StartAttempt refused", err, errNo)
+	if f, err := st.GetFailures(ctx(t), "alice"); err != nil || f != (store.Failures{}) {
+		t.Errorf("GetFailures after a refused first attempt = %+v, %v; want zero", f, err)
+	}
+	for i := 1; i <= 2; i++ {
+		now := t0.Add(time.Duration(i) * time.Second)
+		f, err := st.StartAttempt(ctx(t), "alice", now, allowBelow(2))
+		noErr(t, "StartAttempt", err)
+		if f.Count != i {
+			t.Errorf("StartAttempt: Count = %d, want %d", f.Count, i)
+		}
+		sameTime(t, "StartAttempt: Last", f.Last, now)
+	}
+	_, err = st.StartAttempt(ctx(t), "alice", t0.Add(time.Hour), allowBelow(2))
+	isErr(t, "StartAttempt at the limit", err, errNo)
+	f, err := st.GetFailures(ctx(t), "alice")
+	noErr(t, "GetFailures", err)
+	if f.Count != 2 {
+		t.Errorf("GetFailures after a refused attempt: Count = %d, want 2", f.Count)
+	}
+	sameTime(t, "GetFailures after a refused attempt: Last", f.Last, t0.Add(2*time.Second))
+	want := []int{0, 0, 1, 2}
+	if len(seen) != len(want) || !seen[0].Last.IsZero() || !seen[1].Last.IsZero() {
+		t.Fatalf("allow saw %+v", seen)
+	}
+	for i, w := range want {
+		if seen[i].Count != w {
+			t.Errorf("allow call %d saw Count %d, want %d", i, seen[i].Count, w)
+		}
+	}
+}
+
+// startAttemptRace: of n concurrent attempts allowed while the counter is
+// below limit, exactly limit count — for a new name and for one with a
+// counter already.
+func (s *suite) startAttemptRace(t *testing.T) {
+	st := s.open(t)
+	const n, limit = 32, 5
+	errNo := errors.New("refused")
+	_, err := st.AddFailure(ctx(t), "bob", t0)
+	noErr(t, "AddFailure", err)
+	for user, before := range map[string]int{"alice": 0, "bob": 1} {
+		oks := race(n, func(i int) bool {
+			_, err := st.StartAttempt(ctx(t), user, t0.Add(time.Duration(i)*time.Second), func(f store.Failures) error {
+				if f.Count >= limit {
+					return errNo
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, errNo) {
+				t.Errorf("StartAttempt: %v", err)
+			}
+			return err == nil
+		})
+		if got := len(slices.DeleteFunc(oks, func(ok bool) bool { return !ok })); got != limit-before {
+			t.Errorf("%s: %d of %d concurrent attempts allowed, want %d", user, got, n, limit-before)
+		}
+		if f, err := st.GetFailures(ctx(t), user); err != nil || f.Count != limit {
+			t.Errorf("%s: GetFailures = %+v, %v; want Count %d", user, f, err, limit)
+		}
 	}
 }
 

@@ -122,6 +122,11 @@ func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
 		if err == nil && n == 0 {
 			err = store.ErrNotFound
 		}
+		for _, stmt := range []string{`DELETE FROM sessions WHERE username = $1`, `DELETE FROM pending WHERE username = $1`} {
+			if err == nil {
+				_, err = q.Exec(ctx, stmt, a.User)
+			}
+		}
 		return err
 	})
 	if err != nil {
@@ -207,29 +212,26 @@ func (s *Store) PurgeExpired(ctx context.Context, now time.Time) (int, error) {
 	if err := checkTime("now", now); err != nil {
 		return 0, s.fail(op, err)
 	}
+	// Each delete on its own (autocommit): they need not be atomic, and
+	// one transaction over all four would lock pending and then sessions,
+	// the opposite order of DeleteAccount (sessions by its cascade, then
+	// pending) — a deadlock on PostgreSQL — and hold SQLite's one writer
+	// for the whole purge.
 	var total int64
-	err := s.db.Tx(ctx, func(q Querier) error {
-		total = 0
-		for _, d := range []struct {
-			stmt   string
-			before time.Time
-		}{
-			{`DELETE FROM pending WHERE expires <= $1`, now},
-			{`DELETE FROM sessions WHERE expires <= $1`, now},
-			{`DELETE FROM buckets WHERE updated <= $1`, now.Add(-store.BucketIdle)},
-			{`DELETE FROM failures WHERE last_failure <= $1
-				AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.username = failures.username)`, now.Add(-store.FailureIdle)},
-		} {
-			n, err := q.Exec(ctx, d.stmt, d.before)
-			if err != nil {
-				return err
-			}
-			total += n
+	for _, d := range []struct {
+		stmt   string
+		before time.Time
+	}{
+		{`DELETE FROM pending WHERE expires <= $1`, now},
+		{`DELETE FROM sessions WHERE expires <= $1`, now},
+		{`DELETE FROM buckets WHERE updated <= $1`, now.Add(-store.BucketIdle)},
+		{`DELETE FROM failures WHERE last_failure <= $1`, now.Add(-store.FailureIdle)},
+	} {
+		n, err := s.db.Exec(ctx, d.stmt, d.before)
+		if err != nil {
+			return int(total), s.fail(op, err)
 		}
-		return nil
-	})
-	if err != nil {
-		return 0, s.fail(op, err)
+		total += n
 	}
 	return int(total), nil
 }
@@ -315,39 +317,83 @@ func (s *Store) GetFailures(ctx context.Context, user string) (store.Failures, e
 	if err := checkString("user", user); err != nil {
 		return store.Failures{}, s.fail(op, err)
 	}
-	var (
-		n    int64
-		last time.Time
-	)
-	err := s.db.Read(ctx, `SELECT fails, last_failure FROM failures WHERE username = $1`, user).Scan(&n, &last)
+	f, err := scanFailures(s.db.Read(ctx, `SELECT fails, last_failure FROM failures WHERE username = $1`, user))
+	if errors.Is(err, ErrNoRows) {
+		return store.Failures{}, nil
+	}
 	if err != nil {
-		if errors.Is(err, ErrNoRows) {
-			return store.Failures{}, nil
-		}
 		return store.Failures{}, s.fail(op, err)
 	}
-	return store.Failures{Count: int(n), Last: last.UTC()}, nil
+	return f, nil
 }
 
-// AddFailure implements store.Store: one INSERT ... ON CONFLICT DO UPDATE
-// ... RETURNING, so that concurrent increments all count.
+// addFailure increments user's counter: one INSERT ... ON CONFLICT DO
+// UPDATE ... RETURNING, so that concurrent increments all count.
+const addFailure = `INSERT INTO failures (username, fails, last_failure) VALUES ($1, 1, $2)
+	ON CONFLICT (username) DO UPDATE SET fails = failures.fails + 1, last_failure = excluded.last_failure
+	RETURNING fails, last_failure`
+
+// AddFailure implements store.Store (addFailure, on its own).
 func (s *Store) AddFailure(ctx context.Context, user string, now time.Time) (store.Failures, error) {
 	const op = "add failure"
-	if err := checkString("user", user); err != nil {
+	if err := errors.Join(checkString("user", user), checkTime("now", now)); err != nil {
 		return store.Failures{}, s.fail(op, err)
 	}
-	if err := checkTime("now", now); err != nil {
+	f, err := scanFailures(s.db.QueryRow(ctx, addFailure, user, now))
+	if err != nil {
 		return store.Failures{}, s.fail(op, err)
 	}
+	return f, nil
+}
+
+// StartAttempt implements store.Store: in one write transaction, create
+// the counter at zero if it is new (so that PostgreSQL's FOR UPDATE has a
+// row to lock), read it locked, ask allow, and increment it (addFailure).
+// A refusal rolls everything back.
+func (s *Store) StartAttempt(ctx context.Context, user string, now time.Time, allow func(store.Failures) error) (store.Failures, error) {
+	const op = "start attempt"
+	if err := errors.Join(checkString("user", user), checkTime("now", now)); err != nil {
+		return store.Failures{}, s.fail(op, err)
+	}
+	var (
+		f       store.Failures
+		refusal error
+	)
+	err := s.db.Tx(ctx, func(q Querier) error {
+		if _, err := q.Exec(ctx, `INSERT INTO failures (username, fails, last_failure) VALUES ($1, 0, $2)
+			ON CONFLICT (username) DO NOTHING`, user, now); err != nil {
+			return err
+		}
+		cur, err := scanFailures(q.QueryRow(ctx, `SELECT fails, last_failure FROM failures WHERE username = $1`+s.d.ForUpdate, user))
+		if err != nil {
+			return err
+		}
+		if cur.Count == 0 {
+			cur.Last = time.Time{} // the row made above: no failure yet
+		}
+		if refusal = allow(cur); refusal != nil {
+			return refusal
+		}
+		f, err = scanFailures(q.QueryRow(ctx, addFailure, user, now))
+		return err
+	})
+	if refusal != nil {
+		return store.Failures{}, refusal
+	}
+	if err != nil {
+		return store.Failures{}, s.fail(op, err)
+	}
+	return f, nil
+}
+
+// scanFailures reads a (fails, last_failure) row.
+func scanFailures(r Row) (store.Failures, error) {
 	var (
 		n    int64
 		last time.Time
 	)
-	err := s.db.QueryRow(ctx, `INSERT INTO failures (username, fails, last_failure) VALUES ($1, 1, $2)
-		ON CONFLICT (username) DO UPDATE SET fails = failures.fails + 1, last_failure = excluded.last_failure
-		RETURNING fails, last_failure`, user, now).Scan(&n, &last)
-	if err != nil {
-		return store.Failures{}, s.fail(op, err)
+	if err := r.Scan(&n, &last); err != nil {
+		return store.Failures{}, err
 	}
 	return store.Failures{Count: int(n), Last: last.UTC()}, nil
 }

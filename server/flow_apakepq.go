@@ -1,8 +1,6 @@
 package server
 
 import (
-	"github.com/kexlab/kexlab/server/internal/wire"
-
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +8,7 @@ import (
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 
 	"github.com/kexlab/kexlab/pake/apakepq"
+	"github.com/kexlab/kexlab/server/internal/wire"
 	"github.com/kexlab/kexlab/server/store"
 )
 

@@ -1,15 +1,12 @@
 package server
 
 import (
-	"github.com/kexlab/kexlab/server/internal/wire"
-
 	"encoding/json"
 	"fmt"
 	"net/http"
 
-	"golang.org/x/crypto/scrypt"
-
 	"github.com/kexlab/kexlab/pake/spake2plus"
+	"github.com/kexlab/kexlab/server/internal/wire"
 	"github.com/kexlab/kexlab/server/store"
 )
 
@@ -19,15 +16,6 @@ var (
 	SPAKE2PlusContext    = wire.Context
 	SPAKE2PlusVerifierID = wire.ServerID
 )
-
-// SPAKE2PlusPBKDF is the PBKDF of RFC 9383 §3.2 with an account's scrypt
-// parameters and random salt (in place of spake2plus.Scrypt's fixed ones),
-// shared by the service and its clients.
-func SPAKE2PlusPBKDF(k KDFParams) spake2plus.PBKDF {
-	return func(input []byte, n int) ([]byte, error) {
-		return scrypt.Key(input, k.Salt, k.N, k.R, k.P, n)
-	}
-}
 
 // spake2plusScheme is SPAKE2+ (RFC 9383, P256-SHA256-HKDF-SHA256-HMAC-SHA256)
 // with a random per-account salt and scrypt parameters, which the client

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"github.com/kexlab/kexlab/server/internal/wire"
-
 	"bytes"
 	"crypto"
 	"crypto/rand"
@@ -14,6 +12,7 @@ import (
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/opaque"
 	"github.com/kexlab/kexlab/pake/srp"
+	"github.com/kexlab/kexlab/server/internal/wire"
 	"github.com/kexlab/kexlab/server/store"
 )
 

@@ -23,7 +23,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/scrypt"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/apakepq"
@@ -142,14 +141,7 @@ func (c *Client) call(ctx context.Context, method, path string, sess *Session, i
 // spake2plusW derives w0, w1 and L from the password with the account's
 // scrypt parameters (RFC 9383 §3.2).
 func spake2plusW(user string, password []byte, k *kdfParams) (w0, w1, L []byte, err error) {
-	if k == nil {
-		return nil, nil, nil, errors.New("client: the service sent no scrypt parameters")
-	}
-	if k.Alg != "scrypt" || k.N > 1<<22 || k.R > 32 || k.P > 16 {
-		return nil, nil, nil, fmt.Errorf("client: KDF %s N=%d r=%d p=%d is not one this client runs", k.Alg, k.N, k.R, k.P)
-	}
-	pbkdf := func(input []byte, n int) ([]byte, error) { return scrypt.Key(input, k.Salt, k.N, k.R, k.P, n) }
-	return spake2plus.Register(password, []byte(user), wire.ServerID, pbkdf)
+	return spake2plus.Register(password, []byte(user), wire.ServerID, k.Key)
 }
 
 // loginParams fetches the KDF parameters user's login needs first.
@@ -174,13 +166,7 @@ func srpParams(scheme string) (*srp.Params, error) {
 
 // stretch applies the account's key stretching to the password.
 func stretch(password []byte, k *kdfParams) ([]byte, error) {
-	if k == nil || k.Alg != "scrypt" {
-		return nil, errors.New("client: the service sent no scrypt parameters")
-	}
-	if k.N > 1<<22 || k.R > 32 || k.P > 16 {
-		return nil, fmt.Errorf("client: scrypt N=%d r=%d p=%d is more than this client will run", k.N, k.R, k.P)
-	}
-	return scrypt.Key(password, k.Salt, k.N, k.R, k.P, 32)
+	return k.Key(password, 32)
 }
 
 // register runs a registration flow at prefix ("/v1/register" or

@@ -9,7 +9,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
+
+	"golang.org/x/crypto/scrypt"
 )
 
 // Bytes is a byte string carried as unpadded base64url (RFC 4648 §5) in
@@ -43,6 +46,20 @@ type KDFParams struct {
 	R    int    `json:"r"`
 	P    int    `json:"p"`
 	Salt Bytes  `json:"salt"`
+}
+
+// Key stretches input to n bytes with k, for a client: scrypt only, and
+// at most N = 2^22, r = 32, p = 16 (what a server may ask a client to
+// run). It is SRP's and apakepq's stretching (n = 32) and the PBKDF of
+// RFC 9383 §3.2 for SPAKE2+.
+func (k *KDFParams) Key(input []byte, n int) ([]byte, error) {
+	if k == nil || k.Alg != "scrypt" {
+		return nil, errors.New("the service sent no scrypt parameters")
+	}
+	if k.N > 1<<22 || k.R > 32 || k.P > 16 {
+		return nil, fmt.Errorf("scrypt N=%d r=%d p=%d is more than this client will run", k.N, k.R, k.P)
+	}
+	return scrypt.Key(input, k.Salt, k.N, k.R, k.P, n)
 }
 
 // StartAnswer answers the first round of a flow.

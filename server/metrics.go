@@ -51,7 +51,7 @@ type dispatchCollector struct{ d *dispatch.Dispatcher }
 
 var (
 	descQueue   = prometheus.NewDesc("kexlab_dispatch_queue_depth", "Tasks waiting for a dispatcher worker.", nil, nil)
-	descTasks   = prometheus.NewDesc("kexlab_dispatch_tasks_total", "Dispatcher tasks by fate.", []string{"fate"}, nil)
+	descTasks   = prometheus.NewDesc("kexlab_dispatch_tasks_total", "Dispatcher tasks by fate: ran, panicked, canceled, failed (their sum is the tasks queued), rejected (never queued).", []string{"fate"}, nil)
 	descBatches = prometheus.NewDesc("kexlab_dispatch_batch_size", "Tasks per batch handed to a backend.", nil, nil)
 )
 
@@ -64,7 +64,14 @@ func (c dispatchCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c dispatchCollector) Collect(ch chan<- prometheus.Metric) {
 	s := c.d.Stats()
 	ch <- prometheus.MustNewConstMetric(descQueue, prometheus.GaugeValue, float64(s.QueueDepth))
-	for fate, n := range map[string]uint64{"ran": s.Ran, "rejected": s.Rejected, "canceled": s.Canceled, "panicked": s.Panics} {
+	var failed uint64
+	for _, b := range s.Backends {
+		failed += b.Failed
+	}
+	// One fate per task: ran, panicked, canceled or failed (these add up to
+	// the tasks submitted), or rejected (never queued).
+	for fate, n := range map[string]uint64{"ran": s.Ran - s.Panics, "panicked": s.Panics, "canceled": s.Canceled,
+		"failed": failed, "rejected": s.Rejected} {
 		ch <- prometheus.MustNewConstMetric(descTasks, prometheus.CounterValue, float64(n), fate)
 	}
 	buckets := map[float64]uint64{}

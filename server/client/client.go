@@ -23,7 +23,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/kexlab/kexlab/internal/pakeerr"
 	"github.com/kexlab/kexlab/pake/apakepq"
 	"github.com/kexlab/kexlab/pake/opaque"

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -184,44 +183,36 @@ func overhead(b *testing.B, w workload, callers int) {
 			cpuTask[side] = append(cpuTask[side], float64(cpu[side])/tasks)
 		}
 	}
-	q := quantiles(cpuRatio)
+	median := func(xs []float64) float64 {
+		m, err := stats.Quantile(xs, 0.5)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	q, err := stats.Summarize(cpuRatio)
+	if err != nil {
+		b.Fatal(err)
+	}
 	ci, err := stats.MedianCI(cpuRatio, 0.95)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(q[2], "dispatch/direct")
+	b.ReportMetric(q.Median, "dispatch/direct")
 	b.ReportMetric(ci.Low, "dispatch/direct-ci95lo")
 	b.ReportMetric(ci.High, "dispatch/direct-ci95hi")
-	b.ReportMetric(q[1], "dispatch/direct-p25")
-	b.ReportMetric(q[3], "dispatch/direct-p75")
-	b.ReportMetric(q[0], "dispatch/direct-min")
-	b.ReportMetric(q[4], "dispatch/direct-max")
-	b.ReportMetric(quantiles(wallRatio)[2], "dispatch/direct-wall")
-	b.ReportMetric(quantiles(cpuTask[0])[2], "direct-cpu-ns/task")
-	b.ReportMetric(quantiles(cpuTask[1])[2], "dispatch-cpu-ns/task")
+	b.ReportMetric(q.Q1, "dispatch/direct-p25")
+	b.ReportMetric(q.Q3, "dispatch/direct-p75")
+	b.ReportMetric(q.Min, "dispatch/direct-min")
+	b.ReportMetric(q.Max, "dispatch/direct-max")
+	b.ReportMetric(median(wallRatio), "dispatch/direct-wall")
+	b.ReportMetric(median(cpuTask[0]), "direct-cpu-ns/task")
+	b.ReportMetric(median(cpuTask[1]), "dispatch-cpu-ns/task")
 	b.ReportMetric(float64(len(cpuRatio)), "rounds")
 	s := d.Stats()
 	b.Logf("%s, %d callers on %d cores, %d steps per phase, n=%d rounds: CPU ratio median %.4f (95%% CI %.4f–%.4f) [p25 %.4f, p75 %.4f, min %.4f, max %.4f], wall ratio median %.4f; %s; dispatcher: %d tasks in %d batches (%.2f per batch)",
-		w.name, callers, P, callers*perCaller, len(cpuRatio), q[2], ci.Low, ci.High, q[1], q[3], q[0], q[4],
-		quantiles(wallRatio)[2], processClock, s.BatchTasks, s.Batches, float64(s.BatchTasks)/float64(max(s.Batches, 1)))
-}
-
-// quantiles returns the minimum, lower quartile, median, upper quartile and
-// maximum of xs (linear interpolation between order statistics).
-func quantiles(xs []float64) [5]float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	var q [5]float64
-	if len(s) == 0 {
-		return q
-	}
-	for i, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		h := p * float64(len(s)-1)
-		lo := int(h)
-		hi := min(lo+1, len(s)-1)
-		q[i] = s[lo] + (h-float64(lo))*(s[hi]-s[lo])
-	}
-	return q
+		w.name, callers, P, callers*perCaller, len(cpuRatio), q.Median, ci.Low, ci.High, q.Q1, q.Q3, q.Min, q.Max,
+		median(wallRatio), processClock, s.BatchTasks, s.Batches, float64(s.BatchTasks)/float64(max(s.Batches, 1)))
 }
 
 // BenchmarkDo is the dispatcher's own cost per task: an empty task through

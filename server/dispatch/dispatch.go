@@ -304,9 +304,14 @@ func (d *Dispatcher) next(w *worker) bool {
 	w.batch = append(w.batch, first)
 	limit := d.cfg.MaxBatch
 	if !d.wait {
-		// Most likely the CPU runs this batch, in order, on this worker:
-		// take a fair share of the queue only, and never wait.
-		w.take(d.queue, min(limit, 1+len(d.queue)/d.cfg.Workers))
+		// Never wait. With the CPU alone, this worker runs the batch in
+		// order: take a fair share of the queue only. With an accelerator,
+		// take what is there, so that a batch over the threshold can
+		// reach it.
+		if len(d.backends) == 1 {
+			limit = min(limit, 1+len(d.queue)/d.cfg.Workers)
+		}
+		w.take(d.queue, limit)
 		return true
 	}
 	now := time.Now()

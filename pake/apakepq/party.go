@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/rand"
 	"crypto/subtle"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 	"github.com/kexlab/kexlab/pake/ocake"
 )
 
@@ -80,13 +80,6 @@ func newGCM(key []byte) cipher.AEAD {
 	return g
 }
 
-func randOrDefault(r io.Reader) io.Reader {
-	if r == nil {
-		return rand.Reader
-	}
-	return r
-}
-
 // Client proves knowledge of the password: Next(nil) returns message 1,
 // Next(message 2) returns message 3 and finishes.
 type Client struct {
@@ -107,7 +100,7 @@ func NewClient(rand io.Reader, password []byte, s Session, iterations int) (*Cli
 }
 
 func newClient(rand io.Reader, sec *secrets, s Session) (*Client, error) {
-	rand = randOrDefault(rand)
+	rand = sysrand.Or(rand)
 	alice, err := ocake.NewInitiator(rand, sec.rw, s)
 	if err != nil {
 		return nil, err
@@ -191,7 +184,7 @@ func NewServer(rand io.Reader, r *Record, s Session) (*Server, error) {
 	if r == nil || r.ek == nil {
 		return nil, fmt.Errorf("%w: no record", pakeerr.ErrInvalidParameter)
 	}
-	rand = randOrDefault(rand)
+	rand = sysrand.Or(rand)
 	resp, err := ocake.NewResponder(rand, r.rw, s)
 	if err != nil {
 		return nil, err

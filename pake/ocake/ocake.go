@@ -116,12 +116,12 @@ package ocake
 import (
 	"bytes"
 	"crypto/pbkdf2"
-	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Suite names the instantiation.
@@ -209,16 +209,11 @@ func newParty(rand io.Reader, pwKey []byte, s Session) (party, error) {
 	if len(pwKey) != PasswordKeySize {
 		return party{}, fmt.Errorf("%w: password key of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(pwKey), PasswordKeySize)
 	}
-	if rand == nil {
-		rand = cryptoRand
-	}
-	p := party{rand: rand, sid: s.clone(), pwKey: bytes.Clone(pwKey)}
+	p := party{rand: sysrand.Or(rand), sid: s.clone(), pwKey: bytes.Clone(pwKey)}
 	k := transcriptHash("enc", p.sid.ClientID, p.sid.ServerID, p.sid.Context, p.pwKey)
 	p.kEnc = k[:encKeySize]
 	return p, nil
 }
-
-var cryptoRand = rand.Reader
 
 // forget drops the password key once it is no longer needed.
 func (p *party) forget() {

@@ -2,12 +2,12 @@ package oeke
 
 import (
 	"bytes"
-	"crypto/rand"
 	"crypto/subtle"
 	"fmt"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 type state int
@@ -30,9 +30,7 @@ type party struct {
 }
 
 func newParty(random io.Reader, p *Params, pwKey []byte, s Session) (party, error) {
-	if random == nil {
-		random = rand.Reader
-	}
+	random = sysrand.Or(random)
 	if p == nil {
 		return party{}, fmt.Errorf("%w: oeke: no suite", pakeerr.ErrInvalidParameter)
 	}

@@ -3,12 +3,12 @@ package spake2
 import (
 	"bytes"
 	"crypto/hmac"
-	"crypto/rand"
 	"fmt"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // state is where a party is in its exchange.
@@ -37,7 +37,7 @@ func newSession(rand io.Reader, idA, idB, aad, w []byte) (session, error) {
 		return session{}, err
 	}
 	return session{
-		rand:   randOrDefault(rand),
+		rand:   sysrand.Or(rand),
 		idA:    bytes.Clone(idA),
 		idB:    bytes.Clone(idB),
 		aad:    bytes.Clone(aad),
@@ -86,13 +86,6 @@ func (s *session) randomScalar() (*group.Scalar, error) {
 		return nil, fmt.Errorf("%w: %v", pakeerr.ErrRandom, err)
 	}
 	return r, nil
-}
-
-func randOrDefault(r io.Reader) io.Reader {
-	if r == nil {
-		return rand.Reader
-	}
-	return r
 }
 
 func errState(what string) error {

@@ -49,6 +49,7 @@ func Unavoidable(rand io.Reader) (*floor.Floor, error) {
 		group.NewPoint().ScalarMult(k2, l)
 		return nil
 	}
+	server := func() error { return party(c.nTable, c.mTable, x, L) }
 	salt := IdentitySalt([]byte("prover"), []byte("verifier"))
 	return &floor.Floor{
 		Ops: []string{
@@ -62,9 +63,9 @@ func Unavoidable(rand io.Reader) (*floor.Floor, error) {
 			if err := party(c.mTable, c.nTable, w1, nil); err != nil {
 				return err
 			}
-			return party(c.nTable, c.mTable, x, L)
+			return server()
 		},
-		Server: func() error { return party(c.nTable, c.mTable, x, L) },
+		Server: server,
 		Password: func() error {
 			_, err := Scrypt(salt)([]byte("password"), PBKDFOutputSize)
 			return err

@@ -64,7 +64,6 @@ import (
 	"bytes"
 	"crypto/hkdf"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -74,6 +73,7 @@ import (
 
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // Sizes of the suite's values, in bytes.
@@ -260,10 +260,7 @@ type party struct {
 
 func newParty(r io.Reader, context, idProver, idVerifier, w0 []byte) (party, error) {
 	s0, err := parseScalar("w0", w0)
-	if r == nil {
-		r = rand.Reader
-	}
-	return party{rand: r, context: bytes.Clone(context), idProver: bytes.Clone(idProver),
+	return party{rand: sysrand.Or(r), context: bytes.Clone(context), idProver: bytes.Clone(idProver),
 		idVerifier: bytes.Clone(idVerifier), w0: s0, w0Bytes: bytes.Clone(w0)}, err
 }
 

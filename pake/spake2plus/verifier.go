@@ -125,8 +125,8 @@ func (v *Verifier) MarshalBinary() ([]byte, error) {
 // Finish (or Next) takes confirmP. A state of the wrong length fails with
 // pakeerr.ErrInvalidParameter.
 func ResumeVerifier(state []byte) (*Verifier, error) {
-	if len(state) != ConfirmSize+32 {
-		return nil, fmt.Errorf("%w: verifier state of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(state), ConfirmSize+32)
+	if len(state) != ConfirmSize+KeySize {
+		return nil, fmt.Errorf("%w: verifier state of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(state), ConfirmSize+KeySize)
 	}
 	v := &Verifier{expectConfirmP: bytes.Clone(state[:ConfirmSize])}
 	v.key, v.state = bytes.Clone(state[ConfirmSize:]), stateActive

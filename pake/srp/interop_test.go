@@ -230,7 +230,8 @@ func peerClient(pr *peer, p *srp.Params, id, pw []byte, rec *srp.Record, a, b ep
 	if err != nil {
 		return nil, nil, err
 	}
-	salt, B := m2[1:1+m2[0]], m2[1+m2[0]:]
+	n := 1 + int(m2[0]) // int: in byte arithmetic 1+m2[0] wraps at 255
+	salt, B := m2[1:n], m2[n:]
 	if r, err = pr.call(map[string]any{"s": hex.EncodeToString(salt), "B": hex.EncodeToString(B)}); err != nil {
 		return nil, nil, err
 	}

@@ -28,10 +28,11 @@ func Register(random io.Reader, p *Params, identity, password []byte) (*Record, 
 	}
 	random = sysrand.Or(random)
 	salt := make([]byte, SaltSize)
-	for salt[0] == 0 { // public: may branch
-		if _, err := io.ReadFull(random, salt); err != nil {
-			return nil, fmt.Errorf("%w: srp: %v", pakeerr.ErrRandom, err)
-		}
+	if _, err := io.ReadFull(random, salt); err != nil {
+		return nil, fmt.Errorf("%w: srp: %v", pakeerr.ErrRandom, err)
+	}
+	if salt[0] == 0 { // public: may branch. 1, not a redraw: a reader that gives zeros would loop
+		salt[0] = 1
 	}
 	v, err := p.Verifier(identity, password, salt)
 	if err != nil {

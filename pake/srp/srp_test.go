@@ -441,21 +441,22 @@ func TestProfile(t *testing.T) {
 	}
 }
 
-// TestRegisterSalt checks that Register skips salts with a zero first byte.
+// TestRegisterSalt: Register takes one salt from the reader and makes a
+// zero first byte 1 (a reader of zeros, broken or replayed, must not make
+// it loop); a short reader is ErrRandom.
 func TestRegisterSalt(t *testing.T) {
 	p, _ := NewParams(1024, crypto.SHA256)
-	draws := append(make([]byte, SaltSize), bytes.Repeat([]byte{5}, SaltSize)...)
-	rec, err := Register(bytes.NewReader(draws), p, testID, testPW)
-	if err != nil {
-		t.Fatal(err)
+	draw := bytes.Repeat([]byte{5}, SaltSize)
+	rec, err := Register(bytes.NewReader(draw), p, testID, testPW)
+	if err != nil || !bytes.Equal(rec.Salt, draw) {
+		t.Fatalf("salt %x, %v; want %x", rec.Salt, err, draw)
 	}
-	if !bytes.Equal(rec.Salt, draws[SaltSize:2*SaltSize]) {
-		t.Errorf("salt %x", rec.Salt)
+	rec, err = Register(bytes.NewReader(make([]byte, 4*SaltSize)), p, testID, testPW)
+	if err != nil || rec.Salt[0] != 1 || !bytes.Equal(rec.Salt[1:], make([]byte, SaltSize-1)) {
+		t.Errorf("salt from zeros %x, %v; want 01 then zeros", rec.Salt, err)
 	}
-	draws[SaltSize] = 0
-	rec, err = Register(bytes.NewReader(draws), p, testID, testPW)
-	if !errors.Is(err, pakeerr.ErrRandom) {
-		t.Errorf("two zero first bytes and a short reader: %x, %v", rec, err)
+	if _, err := Register(bytes.NewReader(draw[:SaltSize-1]), p, testID, testPW); !errors.Is(err, pakeerr.ErrRandom) {
+		t.Errorf("short reader: %v", err)
 	}
 }
 

@@ -3,7 +3,6 @@ package keysource
 import (
 	"bytes"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/kexlab/kexlab/internal/fileio"
+	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
 // PermissionError reports a secret file whose mode lets group or others
@@ -79,9 +79,7 @@ func parseKeyFile(b []byte) ([KeySize]byte, error) {
 // failing if path exists. rand is the randomness source (crypto/rand.Reader
 // if nil).
 func CreateKeyFile(path string, random io.Reader) error {
-	if random == nil {
-		random = rand.Reader
-	}
+	random = sysrand.Or(random)
 	var key [KeySize]byte
 	defer clear(key[:])
 	if _, err := io.ReadFull(random, key[:]); err != nil {

@@ -212,7 +212,7 @@ func (st *ServerState) ServerFinish(ke3 *KE3) ([]byte, error) {
 
 // ServerStateSize is the length of a marshalled ServerState:
 // expected_client_mac (Nm) || session_key (Nx).
-const ServerStateSize = 2 * 32
+const ServerStateSize = Nm + Nh
 
 // MarshalBinary returns expected_client_mac || session_key, so that a
 // server can keep the state between GenerateKE2 and ServerFinish outside
@@ -230,5 +230,5 @@ func UnmarshalServerState(b []byte) (*ServerState, error) {
 	if len(b) != ServerStateSize {
 		return nil, fmt.Errorf("%w: opaque: server state of %d bytes, want %d", pakeerr.ErrInvalidParameter, len(b), ServerStateSize)
 	}
-	return &ServerState{expectedClientMAC: bytes.Clone(b[:32]), sessionKey: bytes.Clone(b[32:])}, nil
+	return &ServerState{expectedClientMAC: bytes.Clone(b[:Nm]), sessionKey: bytes.Clone(b[Nm:])}, nil
 }

@@ -127,17 +127,11 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
-	if err := checkUser(req.User); err != nil {
-		return err
-	}
-	sc, err := s.scheme(req.Scheme)
+	sc, err := s.loginRound(r, req.User, req.Scheme)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if err := s.throttle(ctx, "addr:"+clientAddr(r), s.cfg.AddrRate, s.cfg.AddrBurst); err != nil {
-		return err
-	}
 	// The start counts as a failure (until its finish succeeds), in the
 	// transaction that checks the backoff: concurrent starts cannot all
 	// pass one check.
@@ -168,6 +162,19 @@ func (s *Server) loginStart(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// loginRound checks the user and scheme of a login round that names them
+// (params, start) and takes a token from the client address's bucket.
+func (s *Server) loginRound(r *http.Request, user, name string) (scheme, error) {
+	if err := checkUser(user); err != nil {
+		return nil, err
+	}
+	sc, err := s.scheme(name)
+	if err != nil {
+		return nil, err
+	}
+	return sc, s.throttle(r.Context(), "addr:"+clientAddr(r), s.cfg.AddrRate, s.cfg.AddrBurst)
+}
+
 // loginParams returns the KDF parameters of user's account for a scheme
 // whose client needs them before its first message, or fake ones.
 func (s *Server) loginParams(w http.ResponseWriter, r *http.Request) error {
@@ -178,19 +185,13 @@ func (s *Server) loginParams(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
-	if err := checkUser(req.User); err != nil {
-		return err
-	}
-	sc, err := s.scheme(req.Scheme)
+	sc, err := s.loginRound(r, req.User, req.Scheme)
 	if err != nil {
 		return err
 	}
 	ps, ok := sc.(paramser)
 	if !ok {
 		return errorf(http.StatusBadRequest, CodeUnknownScheme, "scheme %q has no parameters to fetch", req.Scheme)
-	}
-	if err := s.throttle(r.Context(), "addr:"+clientAddr(r), s.cfg.AddrRate, s.cfg.AddrBurst); err != nil {
-		return err
 	}
 	// The parameters only: a found account must not be slower to answer
 	// than a missing one (see sqlcore's GetParams).

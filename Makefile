@@ -22,12 +22,31 @@ build: deps
 # TypeScript client's packages (npm ci in clients/ts).
 test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz openapi-check jvm-test ts-test
 
-# The TypeScript client (clients/ts): npm ci from the committed lockfile,
-# tsc, then Node's test runner: the shared SRP vectors and the client
-# against a real kexlab serve (bin/kexlab).
-.PHONY: ts-test
-ts-test: build
-	cd clients/ts && npm ci --no-audit --no-fund && KEXLAB_BIN=$(CURDIR)/bin/kexlab npm test
+# The TypeScript client (clients/ts): npm ci from the committed lockfile;
+# the committed page bundle (server/web/assets) must be what esbuild builds
+# from the sources; tsc, then Node's test runner: the vectors of every
+# scheme, the client against a real kexlab serve (bin/kexlab) and the
+# sign-in page in Debian's Chromium (playwright-core), whose screenshots,
+# latency phases (phases.json, report.html) and bundle sizes (sizes.json)
+# land in $(OUT)/browser.
+.PHONY: ts-test web web-check
+ts-test: build browser
+	cd clients/ts && npm ci --no-audit --no-fund
+	$(MAKE) --no-print-directory web-check
+	mkdir -p $(OUT)/browser
+	cd clients/ts && KEXLAB_BIN=$(CURDIR)/bin/kexlab KEXLAB_BROWSER_OUT=$(abspath $(OUT))/browser npm test
+	cd clients/ts && node web/build.mjs --sizes > $(abspath $(OUT))/browser/sizes.json
+
+# make web: rebuild the sign-in page's bundle after changing clients/ts
+# (then make build embeds it).
+web:
+	cd clients/ts && npm ci --no-audit --no-fund && node web/build.mjs
+
+web-check:
+	@tmp=$$(mktemp -d) && cd clients/ts && node web/build.mjs $$tmp && \
+	if ! diff -r $$tmp $(CURDIR)/server/web/assets >/dev/null; then \
+	  echo "server/web/assets is not what clients/ts builds: run make web and commit"; diff -rq $$tmp $(CURDIR)/server/web/assets; rm -rf $$tmp; exit 1; fi; \
+	rm -rf $$tmp
 
 .PHONY: srp-peers
 srp-peers:

@@ -38,6 +38,7 @@ type runView struct {
 	Color   string
 	Steps   []stepRow
 	Wire    []wireRow
+	Phases  []phaseRow
 }
 
 type wireRow struct {
@@ -92,8 +93,10 @@ func build(an []Run) view {
 		} else {
 			rv.Energy = "energy: not measured: " + r.Results.Energy.Reason
 		}
-		rv.Steps = steps(r.Results)
 		rv.Wire = wire(r.Results)
+		if rv.Phases = browserPhases(r.Results); rv.Phases == nil {
+			rv.Steps = steps(r.Results)
+		}
 		v.Runs = append(v.Runs, rv)
 		native := Native(r.Results)
 		for _, row := range r.Rows {

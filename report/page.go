@@ -84,6 +84,16 @@ figure { margin: 1.5em 0; }
 <tr><th class="l">scheme</th><th class="l">messages: standard / study accounting (length seen on the wire)</th><th>total</th><th>study total</th><th class="l">check</th></tr>
 {{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Messages}}</td><td>{{.Size}}</td><td>{{.StudySize}}</td><td class="l">{{.Check}}</td></tr>
 {{end}}</table>{{end}}
+{{with .Phases}}<h3>Where a browser login's time goes (median [Q1, Q3] per login)</h3>
+<p>Each login as the sign-in page runs it in this browser against <code>kexlab serve -server-timing</code>: browser = the page's work before, between and after the rounds (the key stretching in its Web Worker included); network = each request's time less the server's; web server = the handler less the scheme's work; PAKE server = the scheme's work and its wait for a worker (the Server-Timing header). Summed over the login's rounds.</p>
+<table class="phases">
+<tr><th class="l">scheme</th><th>n</th><th>login</th><th>browser</th><th>network</th><th>web server</th><th>PAKE server</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td>{{.N}}</td><td>{{.Total}}</td>{{range .Parts}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+<table class="steps">
+<tr><th class="l">scheme</th><th class="l">each phase by round (median)</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Rounds}}</td></tr>
+{{end}}</table>{{end}}
 {{with .Steps}}<h3>Phases of a full exchange (median per step)</h3>
 <table class="steps">
 <tr><th class="l">scheme</th><th class="l">steps (party, message produced, median time)</th></tr>

@@ -95,7 +95,11 @@ func (s *Server) finishRegistration(w http.ResponseWriter, r *http.Request, kind
 	if err != nil {
 		return nil, err
 	}
-	record, kdf, err := sc.registerFinish(p.user, p.state, req.Msg)
+	var record, kdf []byte
+	err = timed(r.Context(), func() (err error) {
+		record, kdf, err = sc.registerFinish(p.user, p.state, req.Msg)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +268,11 @@ func (s *Server) loginFinish(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	reply, err := sc.loginFinish(p.state, req.Msg)
+	var reply []byte
+	err = timed(ctx, func() (err error) {
+		reply, err = sc.loginFinish(p.state, req.Msg)
+		return err
+	})
 	if errors.Is(err, pakeerr.ErrAuthFailed) {
 		return s.authFailed(p.user, p.scheme)
 	}

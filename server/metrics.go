@@ -82,21 +82,26 @@ func (c dispatchCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 // statusWriter remembers the status a handler wrote.
+// beforeHeader, when set, runs once just before the status is written.
 type statusWriter struct {
 	http.ResponseWriter
-	code int
+	code         int
+	beforeHeader func(http.Header)
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.code == 0 {
 		w.code = code
+		if w.beforeHeader != nil {
+			w.beforeHeader(w.Header())
+		}
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.code == 0 {
-		w.code = http.StatusOK
+		w.WriteHeader(http.StatusOK)
 	}
 	return w.ResponseWriter.Write(b)
 }

@@ -114,6 +114,12 @@ type Config struct {
 	// AllowedOrigins are the browser origins (e.g. "https://app.example")
 	// allowed to call the API cross-origin, with credentials (CORS).
 	AllowedOrigins []string
+	// ServerTiming adds a Server-Timing header to every answer (see
+	// timing.go for what it holds, and why it is off by default).
+	ServerTiming bool
+	// Page, when set, serves GET / and GET /app/… (the sign-in page of
+	// package server/web); the API's routes take precedence.
+	Page http.Handler
 }
 
 func (c *Config) defaults() {
@@ -227,7 +233,7 @@ func (s *Server) Close() {
 
 // heavy runs a scheme's round on the dispatcher; a full queue is a 503.
 func (s *Server) heavy(ctx context.Context, f func() error) error {
-	err := s.d.Do(ctx, f)
+	err := s.d.Do(ctx, queued(ctx, f))
 	if errors.Is(err, dispatch.ErrOverloaded) || errors.Is(err, dispatch.ErrClosed) {
 		e := errorf(http.StatusServiceUnavailable, CodeUnavailable, "the server is busy; retry shortly")
 		e.retryAfter = time.Second
@@ -240,6 +246,10 @@ func (s *Server) heavy(ctx context.Context, f func() error) error {
 func (s *Server) Schemes() []string {
 	return slices.Sorted(maps.Keys(s.schemes))
 }
+
+// pageRoutes are Config.Page's: the sign-in page, not part of the API
+// (openapi.json).
+var pageRoutes = []string{"GET /{$}", "GET /app/"}
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
@@ -258,6 +268,11 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /readyz", s.api(s.ready))
 	m.HandleFunc("GET /v1/openapi.json", s.api(s.openapi))
 	m.Handle("GET /metrics", s.m.handler())
+	if s.cfg.Page != nil {
+		for _, p := range pageRoutes {
+			m.Handle(p, s.cfg.Page)
+		}
+	}
 	// Everything else, JSON as well: a method the API never takes is 405,
 	// any other unknown route 404.
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -277,6 +292,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
+	r = s.withTiming(r, sw, start)
 	s.mux.ServeHTTP(sw, r) // routes once, and sets r.Pattern to the route taken
 	s.m.observe(r.Pattern, sw.code, time.Since(start))
 }
@@ -294,6 +310,12 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 	if allowed {
 		w.Header().Set("Access-Control-Allow-Origin", origin)
 		w.Header().Set("Access-Control-Allow-Credentials", "true")
+		// A rate-limited client reads Retry-After; the page reads
+		// Server-Timing through the Performance API.
+		w.Header().Set("Access-Control-Expose-Headers", "Retry-After")
+		if s.cfg.ServerTiming {
+			w.Header().Set("Timing-Allow-Origin", origin)
+		}
 	}
 	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
 		return false

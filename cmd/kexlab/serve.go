@@ -19,6 +19,7 @@ import (
 	"github.com/kexlab/kexlab/server/store"
 	"github.com/kexlab/kexlab/server/store/postgres"
 	"github.com/kexlab/kexlab/server/store/sqlite"
+	"github.com/kexlab/kexlab/server/web"
 )
 
 func cmdServe(args []string, stdout, stderr io.Writer) error {
@@ -37,6 +38,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	addrRate := fs.Float64("addr-rate", 10, "login starts per second per client address")
 	addrBurst := fs.Int("addr-burst", 40, "login starts a client address may make at once")
 	purgeEvery := fs.Duration("purge-every", time.Minute, "how often to remove expired flows and sessions and idle rate-limit counters from the store (0: never)")
+	page := fs.Bool("page", true, "serve the sign-up / sign-in page at / (its script and worker under /app/)")
+	serverTiming := fs.Bool("server-timing", false, "add a Server-Timing header (queue, pake, app, in ms) to every answer, for the page's latency split; it gives clients the server's own timings")
 	origins := fs.String("allow-origin", "", "comma-separated browser origins allowed to call the API cross-origin (CORS), e.g. https://app.example")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -80,10 +83,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	defer st.Close()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	server.TuneGC()
-	srv, err := server.New(server.Config{Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
+	var pageHandler http.Handler
+	if *page {
+		pageHandler = web.Handler()
+	}
+	srv, err := server.New(server.Config{Page: pageHandler, Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
 		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure,
 		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst,
-		AllowedOrigins: splitList(*origins), PurgeEvery: *purgeEvery})
+		AllowedOrigins: splitList(*origins), PurgeEvery: *purgeEvery, ServerTiming: *serverTiming})
 	if err != nil {
 		return err
 	}

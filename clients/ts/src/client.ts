@@ -1,18 +1,15 @@
 // The kexlab service's client: registration, login, password change and
-// logout over the service's JSON API (package server of the Go module).
-// This version speaks the SRP schemes (srp-2048, srp-3072); SPAKE2+,
-// OPAQUE and apakepq follow.
+// logout over the service's JSON API (package server of the Go module),
+// for every scheme the service offers (schemes.ts).
 
-import { scryptAsync } from '@noble/hashes/scrypt.js';
-import { SRPClient, SRPParams, group2048, group3072 } from './srp.js';
-import { fromBase64url, toBase64url, utf8 } from './bytes.js';
+import { fromBase64url, toBase64url } from './bytes.js';
 import { AuthError, KexlabError, NetworkError, ProtocolError, RateLimitError, ServiceError } from './errors.js';
+import { login as loginOf, registration, type KDFParams, type Scheme } from './schemes.js';
+import { scryptHere, type Scrypt } from './stretch.js';
+import { Tracer, type Trace } from './trace.js';
 
-/** A scheme this client speaks. */
-export type Scheme = 'srp-2048' | 'srp-3072';
-
-/** The schemes this client speaks. */
-export const schemes: readonly Scheme[] = ['srp-2048', 'srp-3072'];
+export { schemes } from './schemes.js';
+export type { Scheme, KDFParams } from './schemes.js';
 
 /** A login session: the token is also set as an HttpOnly cookie by the service. */
 export interface Session {
@@ -23,28 +20,19 @@ export interface Session {
   assertion: string;
 }
 
-/** The account's key-stretching parameters, as the service sends them. */
-export interface KDFParams {
-  alg: string;
-  n: number;
-  r: number;
-  p: number;
-  salt: string; // base64url
-}
-
 export interface ClientOptions {
   /** Called with the key stretching's progress, 0 to 1. */
   onProgress?: (fraction: number) => void;
   /** fetch to use (tests, or a fetch with other defaults). */
   fetch?: typeof fetch;
+  /**
+   * The key stretching (scrypt). The default runs on the calling thread;
+   * a page passes workerScrypt(url) to keep it off the main thread.
+   */
+  scrypt?: Scrypt;
+  /** Called after each successful operation with its latency split (trace.ts). */
+  onTrace?: (t: Trace) => void;
 }
-// The most scrypt work the client accepts from a server: N ≤ 2^22,
-// r ≤ 32, p ≤ 16 (as the Go client).
-
-const srpParams: Record<Scheme, () => SRPParams> = {
-  'srp-2048': lazy(() => new SRPParams(group2048, 'sha256')),
-  'srp-3072': lazy(() => new SRPParams(group3072, 'sha256')),
-};
 
 /** A client of one kexlab service at baseURL (e.g. "https://auth.example"). */
 export class Client {
@@ -68,30 +56,24 @@ export class Client {
 
   /** Logs user in. A wrong password or an unknown user is an AuthError. */
   async login(scheme: Scheme, user: string, password: string): Promise<Session> {
-    const p = params(scheme);
-    const c = new SRPClient(p, utf8(user));
-    const start = await this.call('POST', '/v1/login/start', undefined, { user, scheme, msg: toBase64url(c.start()) });
-    const handle = str(start.handle, 'handle');
-    const pw = await this.stretch(password, start.kdf);
-    let m1: Uint8Array;
-    try {
-      m1 = c.answer(bytes(start.msg, 'msg'), pw);
-    } finally {
-      pw.fill(0);
-    }
-    const fin = await this.call('POST', '/v1/login/finish', undefined, { handle, msg: toBase64url(m1) });
-    try {
-      c.verify(bytes(fin.msg, 'msg'));
-    } catch (e) {
-      // The service accepted M1 but cannot prove it knows the verifier.
-      throw e instanceof AuthError ? new ProtocolError('the service\'s confirmation M2 is wrong') : e;
-    }
-    return {
+    const t = new Tracer('login', scheme);
+    const l = loginOf(scheme, user, password, this.env());
+    let kdf: KDFParams | undefined;
+    if (l.needsParams) kdf = (await this.call('POST', '/v1/login/params', undefined, { user, scheme }, t)).kdf as KDFParams | undefined;
+    const m1 = await l.start(kdf);
+    const start = await this.call('POST', '/v1/login/start', undefined, { user, scheme, msg: toBase64url(m1) }, t);
+    kdf ??= start.kdf as KDFParams | undefined;
+    const m3 = await l.answer(bytes(start.msg, 'msg'), kdf).catch(protocolError);
+    const fin = await this.call('POST', '/v1/login/finish', undefined, { handle: str(start.handle, 'handle'), msg: toBase64url(m3) }, t);
+    l.verify(fin.msg === undefined ? undefined : bytes(fin.msg, 'msg'));
+    const session = {
       user,
       token: str(fin.session, 'session'),
       expires: new Date(str(fin.expires, 'expires')),
       assertion: str(fin.assertion, 'assertion'),
     };
+    this.opts.onTrace?.(t.end());
+    return session;
   }
 
   /** Ends the session. */
@@ -104,43 +86,28 @@ export class Client {
     return str((await this.call('GET', '/v1/session', session)).user, 'user');
   }
 
+  private env() {
+    return { scrypt: this.opts.scrypt ?? scryptHere, ...(this.opts.onProgress ? { onProgress: this.opts.onProgress } : {}) };
+  }
+
   private async registerFlow(prefix: string, session: Session | undefined, scheme: Scheme, user: string, password: string) {
-    const p = params(scheme);
+    const t = new Tracer(session ? 'password' : 'register', scheme);
+    const reg = registration(scheme, user, password, this.env());
     const body: Record<string, unknown> = { scheme };
     if (!session) body.user = user;
-    const start = await this.call('POST', prefix + '/start', session, body);
-    const salt = bytes(start.msg, 'msg');
-    const pw = await this.stretch(password, start.kdf);
-    let verifier: Uint8Array;
-    try {
-      verifier = p.verifier(utf8(user), pw, salt);
-    } catch (e) {
-      throw e instanceof RangeError ? new ProtocolError(`registration: ${e.message}`) : e;
-    } finally {
-      pw.fill(0);
-    }
-    await this.call('POST', prefix + '/finish', session, { handle: str(start.handle, 'handle'), msg: toBase64url(verifier) });
+    if (reg.start) body.msg = toBase64url(reg.start);
+    const start = await this.call('POST', prefix + '/start', session, body, t);
+    const record = await reg.finish(bytes(start.msg, 'msg'), start.kdf as KDFParams | undefined).catch(protocolError);
+    await this.call('POST', prefix + '/finish', session, { handle: str(start.handle, 'handle'), msg: toBase64url(record) }, t);
+    this.opts.onTrace?.(t.end());
   }
 
-  /** scrypt with the account's parameters, bounded. */
-  private async stretch(password: string, kdf: unknown): Promise<Uint8Array> {
-    const k = kdf as KDFParams | undefined;
-    if (!k || k.alg !== 'scrypt' || !Number.isInteger(k.n) || !Number.isInteger(k.r) || !Number.isInteger(k.p)) {
-      throw new ProtocolError('the service sent no scrypt parameters');
-    }
-    if (k.n < 2 || k.n > 1 << 22 || (k.n & (k.n - 1)) !== 0 || k.r < 1 || k.r > 32 || k.p < 1 || k.p > 16) {
-      throw new ProtocolError(`scrypt N=${k.n} r=${k.r} p=${k.p} is not one this client runs`);
-    }
-    const salt = bytes(k.salt, 'kdf.salt');
-    const opts = { N: k.n, r: k.r, p: k.p, dkLen: 32, maxmem: 2 ** 32, ...(this.opts.onProgress ? { onProgress: this.opts.onProgress } : {}) };
-    return scryptAsync(utf8(password), salt, opts);
-  }
-
-  private async call(method: string, path: string, session?: Session, body?: unknown): Promise<Record<string, unknown>> {
+  private async call(method: string, path: string, session?: Session, body?: unknown, t?: Tracer): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (session) headers.Authorization = 'Bearer ' + session.token;
     let resp: Response;
+    const req = t?.request(path);
     try {
       resp = await (this.opts.fetch ?? fetch)(this.base + path, {
         method, headers, credentials: 'include',
@@ -151,6 +118,7 @@ export class Client {
     }
     let data: unknown = {};
     const text = await resp.text().catch((e) => { throw new NetworkError(`${method} ${path}: the answer did not arrive`, { cause: e }); });
+    req?.done(resp.headers.get('Server-Timing'));
     if (text !== '') {
       try {
         data = JSON.parse(text);
@@ -162,6 +130,11 @@ export class Client {
     if (typeof data !== 'object' || data === null) throw new ProtocolError(`${method} ${path}: the answer is not an object`);
     return data as Record<string, unknown>;
   }
+}
+
+/** A scheme's RangeError on the server's message: the server broke the protocol. */
+function protocolError(e: unknown): never {
+  throw e instanceof RangeError ? new ProtocolError(`the service's message: ${e.message}`) : e;
 }
 
 function errorOf(resp: Response, data: unknown): KexlabError {
@@ -177,12 +150,6 @@ function errorOf(resp: Response, data: unknown): KexlabError {
   return new ServiceError(message, resp.status, code);
 }
 
-function params(scheme: Scheme): SRPParams {
-  const f = srpParams[scheme];
-  if (!f) throw new RangeError(`scheme ${JSON.stringify(scheme)} is not one this client speaks (${schemes.join(', ')})`);
-  return f();
-}
-
 function str(v: unknown, name: string): string {
   if (typeof v !== 'string') throw new ProtocolError(`the service's answer has no ${name}`);
   return v;
@@ -194,9 +161,4 @@ function bytes(v: unknown, name: string): Uint8Array {
   } catch (e) {
     throw e instanceof ProtocolError ? e : new ProtocolError(`the service's ${name} is not base64url`);
   }
-}
-
-function lazy<T>(f: () => T): () => T {
-  let v: T | undefined;
-  return () => (v ??= f());
 }

@@ -4,43 +4,18 @@
 // alike, password change, logout, for each scheme the client speaks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, schemes, AuthError, ServiceError, NetworkError, RateLimitError } from '../src/index.js';
+import { startService, type Service } from './serve.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = process.env.KEXLAB_BIN ?? path.resolve(here, '../../../../bin/kexlab');
-
-let proc: ChildProcess | undefined;
+let svc: Service;
 let url = '';
-let dir = '';
 
 before(async () => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run make build (or set KEXLAB_BIN)`);
-  dir = mkdtempSync(path.join(tmpdir(), 'kexlab-ts-'));
-  proc = spawn(bin, ['serve', '-addr', '127.0.0.1:0', '-data', dir, '-insecure-http'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('kexlab serve did not start within 20 s: ' + out)), 20000);
-    proc!.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    proc!.on('exit', (code) => reject(new Error(`kexlab serve exited (${code}): ${out}`)));
-  });
+  svc = await startService();
+  url = svc.url;
 });
 
-after(() => {
-  proc?.kill('SIGTERM');
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => svc?.stop());
 
 for (const scheme of schemes) {
   test(`${scheme}: register, log in, refuse, change password, log out`, async () => {

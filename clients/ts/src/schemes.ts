@@ -1,0 +1,227 @@
+// The client side of each scheme as the service runs it: what each round
+// sends and how the answer is checked. client.ts drives the HTTP rounds;
+// this file knows the schemes' bindings (identities, context, key
+// stretching), which must match the Go service byte for byte
+// (server/flows.go, server/flow_spake2plus.go, server/flow_apakepq.go,
+// server/internal/wire).
+
+import { SRPClient, SRPParams, group2048, group3072 } from './srp.js';
+import { spake2plusRegister, SPAKE2PlusProver } from './spake2plus.js';
+import { OpaqueClient, scryptKSF } from './opaque.js';
+import { apakepqRegister, APAKEPQClient } from './apakepq.js';
+import { concat, fromBase64url, utf8 } from './bytes.js';
+import { AuthError, ProtocolError } from './errors.js';
+import type { Scrypt } from './stretch.js';
+
+/** A scheme of the service. */
+export type Scheme = 'srp-2048' | 'srp-3072' | 'spake2plus' | 'opaque' | 'apakepq';
+
+/** Every scheme this client speaks, in the page's order. */
+export const schemes: readonly Scheme[] = ['opaque', 'spake2plus', 'srp-3072', 'srp-2048', 'apakepq'];
+
+/** The account's key-stretching parameters, as the service sends them. */
+export interface KDFParams {
+  alg: string;
+  n: number;
+  r: number;
+  p: number;
+  salt: string; // base64url
+}
+
+/** The service's identity and context (server/internal/wire). */
+export const serverID = utf8('kexlab');
+export const context = utf8('kexlab service v1');
+const apakepqIterations = 1;
+
+/** What a scheme needs from the client: the stretching, with progress. */
+export interface Env {
+  scrypt: Scrypt;
+  onProgress?: (fraction: number) => void;
+}
+
+/** A registration: the first message (none for most), then the record from the answer. */
+export interface Registration {
+  start?: Uint8Array;
+  finish(reply: Uint8Array, kdf: KDFParams | undefined): Promise<Uint8Array>;
+}
+
+/** A login: an optional parameter fetch, message 1, message 3 from message 2, the server's last word. */
+export interface Login {
+  needsParams: boolean;
+  start(kdf: KDFParams | undefined): Promise<Uint8Array>;
+  answer(reply: Uint8Array, kdf: KDFParams | undefined): Promise<Uint8Array>;
+  verify(last: Uint8Array | undefined): void;
+}
+
+/** The client's bounds on the scrypt work a server may ask for (as the Go client's wire.KDFParams.Key). */
+export function checkKDF(kdf: KDFParams | undefined): { salt: Uint8Array; N: number; r: number; p: number } {
+  const k = kdf;
+  if (!k || k.alg !== 'scrypt' || !Number.isInteger(k.n) || !Number.isInteger(k.r) || !Number.isInteger(k.p)) {
+    throw new ProtocolError('the service sent no scrypt parameters');
+  }
+  if (k.n < 2 || k.n > 1 << 22 || (k.n & (k.n - 1)) !== 0 || k.r < 1 || k.r > 32 || k.p < 1 || k.p > 16) {
+    throw new ProtocolError(`scrypt N=${k.n} r=${k.r} p=${k.p} is not one this client runs`);
+  }
+  let salt: Uint8Array;
+  try {
+    salt = fromBase64url(typeof k.salt === 'string' ? k.salt : '!');
+  } catch {
+    throw new ProtocolError('the service\'s kdf.salt is not base64url');
+  }
+  return { salt, N: k.n, r: k.r, p: k.p };
+}
+
+/** scrypt of input with the account's parameters, dkLen bytes. */
+function stretch(env: Env, input: Uint8Array, kdf: KDFParams | undefined, dkLen: number): Promise<Uint8Array> {
+  const { salt, N, r, p } = checkKDF(kdf);
+  return env.scrypt(input, salt, { N, r, p, dkLen }, env.onProgress);
+}
+
+/** A RangeError of a scheme's parser (a malformed answer) as a ProtocolError. */
+function protocol<T>(f: () => T, what: string): T {
+  try {
+    return f();
+  } catch (e) {
+    throw e instanceof RangeError ? new ProtocolError(`${what}: ${e.message}`) : e;
+  }
+}
+
+function srpParams(scheme: Scheme): SRPParams {
+  return scheme === 'srp-2048' ? (srp2048 ??= new SRPParams(group2048, 'sha256')) : (srp3072 ??= new SRPParams(group3072, 'sha256'));
+}
+let srp2048: SRPParams | undefined;
+let srp3072: SRPParams | undefined;
+
+/** The registration of user with password under scheme. */
+export function registration(scheme: Scheme, user: string, password: string, env: Env): Registration {
+  const id = utf8(user);
+  const pw = utf8(password);
+  switch (scheme) {
+    case 'opaque': {
+      const c = new OpaqueClient({ ksf: scryptKSF((input, salt, params) => env.scrypt(input, salt, params, env.onProgress)) });
+      const start = c.createRegistrationRequest(pw);
+      return {
+        start,
+        finish: async (reply) => {
+          const { record, exportKey } = await c.finalizeRegistrationRequest(reply);
+          exportKey.fill(0);
+          return record;
+        },
+      };
+    }
+    case 'spake2plus':
+      return {
+        finish: async (_, kdf) => {
+          const { w0, w1, L } = await spake2plusRegister(pw, id, serverID, (input, n) => stretch(env, input, kdf, n));
+          w1.fill(0);
+          return concat(w0, L);
+        },
+      };
+    case 'apakepq':
+      return {
+        finish: async (_, kdf) => {
+          const key = await stretch(env, pw, kdf, 32);
+          try {
+            return await apakepqRegister(key, id, serverID, apakepqIterations);
+          } finally {
+            key.fill(0);
+          }
+        },
+      };
+    case 'srp-2048':
+    case 'srp-3072':
+      return {
+        finish: async (salt, kdf) => {
+          const key = await stretch(env, pw, kdf, 32);
+          try {
+            return protocol(() => srpParams(scheme).verifier(id, key, salt), 'registration');
+          } finally {
+            key.fill(0);
+          }
+        },
+      };
+  }
+  throw new RangeError(`scheme ${JSON.stringify(scheme)} is not one this client speaks (${schemes.join(', ')})`);
+}
+
+/** The login of user with password under scheme. */
+export function login(scheme: Scheme, user: string, password: string, env: Env): Login {
+  const id = utf8(user);
+  const pw = utf8(password);
+  switch (scheme) {
+    case 'opaque': {
+      const c = new OpaqueClient({ ksf: scryptKSF((input, salt, params) => env.scrypt(input, salt, params, env.onProgress)) });
+      return {
+        needsParams: false,
+        start: async () => c.generateKE1(pw),
+        answer: async (ke2) => {
+          const { ke3, sessionKey, exportKey } = await c.generateKE3(ke2);
+          sessionKey.fill(0);
+          exportKey.fill(0);
+          return ke3;
+        },
+        verify: () => {},
+      };
+    }
+    case 'spake2plus': {
+      let prover: SPAKE2PlusProver | undefined;
+      return {
+        needsParams: true,
+        start: async (kdf) => {
+          const { w0, w1 } = await spake2plusRegister(pw, id, serverID, (input, n) => stretch(env, input, kdf, n));
+          try {
+            prover = new SPAKE2PlusProver(context, id, serverID, w0, w1); // keeps its own copies
+          } finally {
+            w0.fill(0);
+            w1.fill(0);
+          }
+          return prover.start();
+        },
+        answer: async (reply) => prover!.finish(reply),
+        verify: () => {},
+      };
+    }
+    case 'apakepq': {
+      let c: APAKEPQClient | undefined;
+      return {
+        needsParams: true,
+        start: async (kdf) => {
+          const key = await stretch(env, pw, kdf, 32);
+          try {
+            c = new APAKEPQClient(key, { clientID: id, serverID, context }, apakepqIterations);
+            return await c.message1();
+          } finally {
+            key.fill(0);
+          }
+        },
+        answer: async (reply) => c!.message3(reply),
+        verify: () => {},
+      };
+    }
+    case 'srp-2048':
+    case 'srp-3072': {
+      const c = new SRPClient(srpParams(scheme), id);
+      return {
+        needsParams: false,
+        start: async () => c.start(),
+        answer: async (reply, kdf) => {
+          const key = await stretch(env, pw, kdf, 32);
+          try {
+            return c.answer(reply, key);
+          } finally {
+            key.fill(0);
+          }
+        },
+        verify: (m2) => {
+          try {
+            c.verify(m2 ?? new Uint8Array());
+          } catch (e) {
+            // The service accepted M1 but cannot prove it knows the verifier.
+            throw e instanceof AuthError ? new ProtocolError('the service\'s confirmation M2 is wrong') : e;
+          }
+        },
+      };
+    }
+  }
+  throw new RangeError(`scheme ${JSON.stringify(scheme)} is not one this client speaks (${schemes.join(', ')})`);
+}

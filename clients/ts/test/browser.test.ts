@@ -198,6 +198,17 @@ test('the page: a rate limit, then a service that is down', async () => {
 test('latency split of logins per scheme, rendered by kexlab report', async () => {
   const page = await newPage();
   await page.goto(svc.url + '/');
+  // Main-thread tasks over 50 ms (the Long Tasks API): the stretching runs
+  // in the worker, so none should come near its duration (~150 ms).
+  await page.evaluate(() => {
+    const w = window as unknown as { longTasks: number[] };
+    w.longTasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) w.longTasks.push(e.duration); }).observe({ type: 'longtask' });
+  });
+  // The instrument sees a task it should: 80 ms of busy main thread.
+  await page.evaluate(() => { setTimeout(() => { const t = performance.now(); while (performance.now() - t < 80); }, 0); });
+  await page.waitForFunction(() => (window as unknown as { longTasks: number[] }).longTasks.some((d) => d >= 80), null, { timeout: 5000 });
+  await page.evaluate(() => { (window as unknown as { longTasks: number[] }).longTasks.length = 0; });
   const traces: Record<string, Trace[]> = {};
   for (const scheme of schemes) {
     const user = `timing-${scheme}`;
@@ -212,6 +223,16 @@ test('latency split of logins per scheme, rendered by kexlab report', async () =
       await page.click('#signout-button');
       await message(page, /^Signed out\.$/);
     }
+    const { longest, progress } = await page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[]; kexlab: { progressEvents: number } };
+      const longest = Math.max(0, ...w.longTasks);
+      w.longTasks.length = 0;
+      return { longest, progress: w.kexlab.progressEvents };
+    });
+    console.log(`${scheme}: longest main-thread task ${longest.toFixed(0)} ms; ${progress} progress events so far`);
+    assert.ok(longest < 100, `${scheme}: a ${longest} ms task froze the page`);
+    assert.ok(page.workers().some((w) => w.url().endsWith('/app/worker.js')), 'the key-stretching worker is not running');
+    assert.ok(progress > 10 * (rounds + 1), `${scheme}: ${progress} progress events`);
     const all = await page.evaluate((s) => (window as unknown as { kexlab: { traces: Trace[] } }).kexlab.traces.filter((t) => t.op === 'login' && t.scheme === s), scheme);
     assert.equal(all.length, rounds + 1, `${scheme}: traces`);
     traces[scheme] = all.slice(1); // the first login warms up

@@ -3,7 +3,8 @@
 // stretching runs in a Web Worker (/app/worker.js) with a progress bar.
 //
 // For tests and measurement the page keeps the traces of its operations
-// (trace.ts) in window.kexlab.traces.
+// (trace.ts) in window.kexlab.traces, and counts the worker's progress
+// events in window.kexlab.progressEvents.
 
 import { Client, schemes, type Scheme, type Session } from '../src/client.js';
 import { AuthError, NetworkError, ProtocolError, RateLimitError, ServiceError } from '../src/errors.js';
@@ -21,7 +22,8 @@ const notes: Record<Scheme, string> = {
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const traces: Trace[] = [];
-(window as unknown as { kexlab: unknown }).kexlab = { traces };
+const kexlab = { traces, progressEvents: 0 };
+(window as unknown as { kexlab: unknown }).kexlab = kexlab;
 performance.setResourceTimingBufferSize?.(100000);
 
 const progressBox = $('progress-box');
@@ -30,6 +32,7 @@ const client = new Client(location.origin, {
   scrypt: workerScrypt(new URL('/app/worker.js', location.href)),
   onProgress: (f) => {
     progress.value = f;
+    kexlab.progressEvents++;
   },
   onTrace: (t) => traces.push(t),
 });

@@ -36,7 +36,7 @@ commands:
   wifi      802.11 4-way handshakes with standard or lightweight KDF/MIC:
             'wifi handshake' (one KDF/MIC, one link), 'wifi table' (all of them)
   wg        WireGuard PSK rotator: 'wg demo', 'wg bench', 'wg key', 'wg run -config FILE'
-  serve     the PAKE authentication service: SRP and OPAQUE logins over HTTP
+  serve     the PAKE authentication service: SRP, SPAKE2+, OPAQUE and PQ logins over HTTP, with a sign-in page
   help      show this text
 
 Run 'kexlab <command> -h' for a command's flags.

@@ -4,7 +4,7 @@
 // alike, password change, logout, for each scheme the client speaks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, schemes, AuthError, ServiceError, NetworkError, RateLimitError } from '../src/index.js';
+import { Client, schemes, AuthError, ServiceError, NetworkError, RateLimitError, parseServerTiming } from '../src/index.js';
 import { startService, type Service } from './serve.js';
 
 let svc: Service;
@@ -65,5 +65,18 @@ test('429 is a RateLimitError with the server\'s Retry-After (1 s without one)',
     })) as typeof fetch;
     const c = new Client('http://127.0.0.1:9', { fetch: fake });
     await assert.rejects(c.login('srp-2048', 'alice', 'pw'), (e) => e instanceof RateLimitError && e.retryAfter === want && e.message === 'slow down');
+  }
+});
+
+test('parseServerTiming takes any header without throwing and keeps only finite durations', () => {
+  assert.deepEqual(parseServerTiming('queue;dur=0.010, pake;dur=1.234, app;dur=1.902'), { queue: 0.01, pake: 1.234, app: 1.902 });
+  assert.deepEqual(parseServerTiming(null), {});
+  assert.deepEqual(parseServerTiming('cache;desc="hit", db;dur=-1, x;dur=1e3, y;dur=., ;dur=2'), {});
+  // Random headers: never a throw, never a non-finite value.
+  const alphabet = 'ab;=,.0123456789 "dur-e';
+  for (let i = 0; i < 2000; i++) {
+    let h = '';
+    for (let j = 0; j < (i % 40); j++) h += alphabet[Math.floor(Math.random() * alphabet.length)];
+    for (const v of Object.values(parseServerTiming(h))) assert.ok(Number.isFinite(v) && v >= 0, `${JSON.stringify(h)} -> ${v}`);
   }
 });

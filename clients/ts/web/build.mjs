@@ -18,14 +18,15 @@ const common = { bundle: true, minify: true, format: 'esm', target: 'es2022', pl
 
 if (process.argv[2] === '--sizes') {
   // Each scheme's client code with what it pulls in (its libraries, the
-  // byte helpers and errors), as a site that uses only that scheme ships
-  // it; then the whole client and the page.
+  // byte helpers and errors) and scrypt, as a site that uses only that
+  // scheme ships it; then scrypt alone, the whole client and the page.
+  const scrypt = " export { scryptHere } from './src/stretch.js';";
   const entries = {
-    opaque: "export { OpaqueClient, scryptKSF } from './src/opaque.js';",
-    spake2plus: "export { spake2plusRegister, SPAKE2PlusProver } from './src/spake2plus.js';",
-    'srp (2048 and 3072)': "export { SRPParams, SRPClient, group2048, group3072 } from './src/srp.js';",
-    apakepq: "export { apakepqRegister, APAKEPQClient } from './src/apakepq.js';",
-    'scrypt (every scheme)': "export { scryptHere } from './src/stretch.js';",
+    opaque: "export { OpaqueClient, scryptKSF } from './src/opaque.js';" + scrypt,
+    spake2plus: "export { spake2plusRegister, SPAKE2PlusProver } from './src/spake2plus.js';" + scrypt,
+    'srp (2048 and 3072)': "export { SRPParams, SRPClient, group2048, group3072 } from './src/srp.js';" + scrypt,
+    apakepq: "export { apakepqRegister, APAKEPQClient } from './src/apakepq.js';" + scrypt,
+    'scrypt alone': "export { scryptHere } from './src/stretch.js';",
     'client (all schemes)': "export * from './src/index.js';",
   };
   const rows = [];

@@ -1,5 +1,6 @@
-// Package web is the service's sign-up / sign-in / account page: the
-// bundle built from clients/ts/web (esbuild: `make web`), embedded in the
+// Package web is the service's sign-up / sign-in / account page: page/
+// (index.html, app.css) and the script bundle built from clients/ts/web
+// (assets/app.js, assets/worker.js; esbuild: `make web`), embedded in the
 // binary so that `kexlab serve` alone shows it. Handler serves
 //
 //	GET /            index.html
@@ -11,6 +12,7 @@
 //
 // The assets are generated and committed; `make web-check` (in `make
 // test`) rebuilds them and fails when the committed ones differ.
+// clients/ts/web/app.ts finds the page's elements by their ids.
 package web
 
 import (
@@ -24,8 +26,8 @@ import (
 	"strings"
 )
 
-//go:embed assets
-var assets embed.FS
+//go:embed page assets
+var files embed.FS
 
 // CSP is the page's Content-Security-Policy.
 const CSP = "default-src 'none'; script-src 'self'; worker-src 'self'; style-src 'self'; " +
@@ -39,12 +41,12 @@ type file struct {
 // Handler returns the page's handler. It panics only if the embedded
 // assets are unreadable, which the package's tests rule out.
 func Handler() http.Handler {
-	files := map[string]file{}
-	err := fs.WalkDir(assets, "assets", func(p string, d fs.DirEntry, err error) error {
+	byName := map[string]file{}
+	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := assets.ReadFile(p)
+		b, err := files.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -53,7 +55,7 @@ func Handler() http.Handler {
 		if ctype == "" {
 			ctype = "application/octet-stream"
 		}
-		files[strings.TrimPrefix(p, "assets/")] = file{b, `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`, ctype}
+		byName[path.Base(p)] = file{b, `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`, ctype}
 		return nil
 	})
 	if err != nil {
@@ -64,7 +66,7 @@ func Handler() http.Handler {
 		if r.URL.Path == "/" {
 			name = "index.html"
 		}
-		f, ok := files[name]
+		f, ok := byName[name]
 		if !ok || strings.Contains(name, "/") {
 			http.Error(w, "not found", http.StatusNotFound)
 			return

@@ -77,6 +77,21 @@ function stretch(env: Env, input: Uint8Array, kdf: KDFParams | undefined, dkLen:
   return env.scrypt(input, salt, { N, r, p, dkLen }, env.onProgress);
 }
 
+/** Runs f on the password stretched to 32 bytes with the account's parameters, then clears the key. */
+async function withKey<T>(env: Env, pw: Uint8Array, kdf: KDFParams | undefined, f: (key: Uint8Array) => T | Promise<T>): Promise<T> {
+  const key = await stretch(env, pw, kdf, 32);
+  try {
+    return await f(key);
+  } finally {
+    key.fill(0);
+  }
+}
+
+/** The service's OPAQUE KSF through env's scrypt, with progress. */
+function opaqueKSF(env: Env) {
+  return scryptKSF((input, salt, params) => env.scrypt(input, salt, params, env.onProgress));
+}
+
 /** A RangeError of a scheme's parser (a malformed answer) as a ProtocolError. */
 function protocol<T>(f: () => T, what: string): T {
   try {
@@ -98,7 +113,7 @@ export function registration(scheme: Scheme, user: string, password: string, env
   const pw = utf8(password);
   switch (scheme) {
     case 'opaque': {
-      const c = new OpaqueClient({ ksf: scryptKSF((input, salt, params) => env.scrypt(input, salt, params, env.onProgress)) });
+      const c = new OpaqueClient({ ksf: opaqueKSF(env) });
       const start = c.createRegistrationRequest(pw);
       return {
         start,
@@ -119,26 +134,12 @@ export function registration(scheme: Scheme, user: string, password: string, env
       };
     case 'apakepq':
       return {
-        finish: async (_, kdf) => {
-          const key = await stretch(env, pw, kdf, 32);
-          try {
-            return await apakepqRegister(key, id, serverID, apakepqIterations);
-          } finally {
-            key.fill(0);
-          }
-        },
+        finish: (_, kdf) => withKey(env, pw, kdf, (key) => apakepqRegister(key, id, serverID, apakepqIterations)),
       };
     case 'srp-2048':
     case 'srp-3072':
       return {
-        finish: async (salt, kdf) => {
-          const key = await stretch(env, pw, kdf, 32);
-          try {
-            return protocol(() => srpParams(scheme).verifier(id, key, salt), 'registration');
-          } finally {
-            key.fill(0);
-          }
-        },
+        finish: (salt, kdf) => withKey(env, pw, kdf, (key) => protocol(() => srpParams(scheme).verifier(id, key, salt), 'registration')),
       };
   }
   throw new RangeError(`scheme ${JSON.stringify(scheme)} is not one this client speaks (${schemes.join(', ')})`);
@@ -150,7 +151,7 @@ export function login(scheme: Scheme, user: string, password: string, env: Env):
   const pw = utf8(password);
   switch (scheme) {
     case 'opaque': {
-      const c = new OpaqueClient({ ksf: scryptKSF((input, salt, params) => env.scrypt(input, salt, params, env.onProgress)) });
+      const c = new OpaqueClient({ ksf: opaqueKSF(env) });
       return {
         needsParams: false,
         start: async () => c.generateKE1(pw),
@@ -185,15 +186,10 @@ export function login(scheme: Scheme, user: string, password: string, env: Env):
       let c: APAKEPQClient | undefined;
       return {
         needsParams: true,
-        start: async (kdf) => {
-          const key = await stretch(env, pw, kdf, 32);
-          try {
-            c = new APAKEPQClient(key, { clientID: id, serverID, context }, apakepqIterations);
-            return await c.message1();
-          } finally {
-            key.fill(0);
-          }
-        },
+        start: (kdf) => withKey(env, pw, kdf, (key) => {
+          c = new APAKEPQClient(key, { clientID: id, serverID, context }, apakepqIterations);
+          return c.message1();
+        }),
         answer: async (reply) => c!.message3(reply),
         verify: () => {},
       };
@@ -204,14 +200,7 @@ export function login(scheme: Scheme, user: string, password: string, env: Env):
       return {
         needsParams: false,
         start: async () => c.start(),
-        answer: async (reply, kdf) => {
-          const key = await stretch(env, pw, kdf, 32);
-          try {
-            return c.answer(reply, key);
-          } finally {
-            key.fill(0);
-          }
-        },
+        answer: (reply, kdf) => withKey(env, pw, kdf, (key) => c.answer(reply, key)),
         verify: (m2) => {
           try {
             c.verify(m2 ?? new Uint8Array());

@@ -1,6 +1,7 @@
 // Builds the sign-in page's bundle (esbuild) into server/web/assets, which
-// the Go binary embeds: app.js (the page and @kexlab/client), worker.js
-// (the key-stretching Web Worker), index.html and app.css.
+// the Go binary embeds: app.js (the page and @kexlab/client) and worker.js
+// (the key-stretching Web Worker). The page's HTML and CSS, which app.ts
+// drives by their element ids, are server/web/page/index.html and app.css.
 //
 //   node web/build.mjs [OUTDIR]     the bundle (default ../../server/web/assets)
 //   node web/build.mjs --sizes      minified + gzip size of each scheme's client code
@@ -8,7 +9,7 @@
 // The output is deterministic for a given lockfile, so `make web-check`
 // can rebuild it and compare with the committed files.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,4 +47,3 @@ const out = path.resolve(process.argv[2] ?? path.join(root, '../../server/web/as
 mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out)) rmSync(path.join(out, f), { recursive: true });
 await build({ ...common, entryPoints: { app: path.join(root, 'web/app.ts'), worker: path.join(root, 'src/worker.ts') }, outdir: out });
-for (const f of ['index.html', 'app.css']) copyFileSync(path.join(root, 'web', f), path.join(out, f));

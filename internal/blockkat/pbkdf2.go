@@ -2,12 +2,11 @@ package blockkat
 
 import (
 	"bytes"
-	"crypto/pbkdf2"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 
 	"github.com/kexlab/kexlab/internal/kat"
+	"github.com/kexlab/kexlab/internal/pbkdf2"
 )
 
 // PBKDF2Case is a PBKDF2-HMAC-SHA256 vector with ASCII password and salt.
@@ -19,17 +18,17 @@ type PBKDF2Case struct {
 	DK    string `json:"DK"`
 }
 
-// CheckPBKDF2 runs tc through crypto/pbkdf2 with SHA-256, the function the
+// CheckPBKDF2 runs tc through internal/pbkdf2, the PBKDF2-HMAC-SHA256 the
 // schemes' password-key derivations call.
 func CheckPBKDF2(tc PBKDF2Case) error {
 	want, err := hex.DecodeString(tc.DK)
 	if err != nil {
 		return err
 	}
-	got, err := pbkdf2.Key(sha256.New, tc.P, []byte(tc.S), tc.C, tc.DKLen)
-	if err != nil {
-		return err
+	if tc.C < 1 || tc.DKLen < 1 {
+		return fmt.Errorf("blockkat: PBKDF2 vector with c=%d, dkLen=%d", tc.C, tc.DKLen)
 	}
+	got := pbkdf2.Key([]byte(tc.P), []byte(tc.S), tc.C, tc.DKLen)
 	if !bytes.Equal(got, want) {
 		return kat.Mismatch("DK", got, want)
 	}

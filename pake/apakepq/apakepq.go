@@ -79,7 +79,6 @@ package apakepq
 
 import (
 	"bytes"
-	"crypto/pbkdf2"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -87,6 +86,7 @@ import (
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/pbkdf2"
 	"github.com/kexlab/kexlab/pake/ocake"
 )
 
@@ -156,10 +156,7 @@ func deriveSecrets(password, clientID, serverID []byte, iterations int) (*secret
 		return nil, fmt.Errorf("%w: %d PBKDF2 iterations", pakeerr.ErrInvalidParameter, iterations)
 	}
 	salt := transcriptHash("salt", clientID, serverID)
-	m, err := pbkdf2.Key(sha256.New, string(password), salt[:], iterations, sha256.Size)
-	if err != nil {
-		return nil, fmt.Errorf("%w: PBKDF2: %v", pakeerr.ErrInvalidParameter, err)
-	}
+	m := pbkdf2.Key(password, salt[:], iterations, sha256.Size)
 	defer clear(m)
 	return secretsFromHash(m), nil
 }

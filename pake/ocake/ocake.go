@@ -115,12 +115,12 @@ package ocake
 
 import (
 	"bytes"
-	"crypto/pbkdf2"
 	"crypto/sha256"
 	"fmt"
 	"io"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/pbkdf2"
 	"github.com/kexlab/kexlab/internal/sysrand"
 )
 
@@ -178,11 +178,7 @@ func DeriveKey(password, clientID, serverID []byte, iterations int) ([]byte, err
 	if iterations < 0 {
 		return nil, fmt.Errorf("%w: %d PBKDF2 iterations", pakeerr.ErrInvalidParameter, iterations)
 	}
-	k, err := pbkdf2.Key(sha256.New, string(password), Salt(clientID, serverID), iterations, PasswordKeySize)
-	if err != nil {
-		return nil, fmt.Errorf("%w: PBKDF2: %v", pakeerr.ErrInvalidParameter, err)
-	}
-	return k, nil
+	return pbkdf2.Key(password, Salt(clientID, serverID), iterations, PasswordKeySize), nil
 }
 
 // state is where a party is in its exchange.

@@ -116,13 +116,13 @@
 package oeke
 
 import (
-	"crypto/pbkdf2"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 
 	"github.com/kexlab/kexlab/internal/group/modp"
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/pbkdf2"
 )
 
 // Suite names.
@@ -217,11 +217,7 @@ func (p *Params) DeriveKey(password []byte, s Session, iterations int) ([]byte, 
 	if iterations < 0 {
 		return nil, fmt.Errorf("%w: oeke: %d PBKDF2 iterations", pakeerr.ErrInvalidParameter, iterations)
 	}
-	k, err := pbkdf2.Key(sha256.New, string(password), p.Salt(s), iterations, PasswordKeySize)
-	if err != nil {
-		return nil, fmt.Errorf("%w: oeke: PBKDF2: %v", pakeerr.ErrInvalidParameter, err)
-	}
-	return k, nil
+	return pbkdf2.Key(password, p.Salt(s), iterations, PasswordKeySize), nil
 }
 
 // keys returns Auth = H1(U, S, X, Y, K) and sk = H0(U, S, X, Y, K).

@@ -1,13 +1,13 @@
 package pace
 
 import (
-	"crypto/pbkdf2"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
+	"github.com/kexlab/kexlab/internal/pbkdf2"
 	"github.com/kexlab/kexlab/pake/pace/internal/suite"
 )
 
@@ -51,11 +51,7 @@ func PBKDF2PasswordKey(salt []byte, iterations int) func(password []byte) ([]byt
 		if iterations < 0 {
 			return nil, fmt.Errorf("%w: pace: %d PBKDF2 iterations", pakeerr.ErrInvalidParameter, iterations)
 		}
-		k, err := pbkdf2.Key(sha256.New, string(password), salt, iterations, KeySize)
-		if err != nil {
-			return nil, fmt.Errorf("%w: pace: PBKDF2: %v", pakeerr.ErrInvalidParameter, err)
-		}
-		return k, nil
+		return pbkdf2.Key(password, salt, iterations, KeySize), nil
 	}
 }
 

@@ -138,6 +138,22 @@ peers: build
 	echo bin/kexlab report -o $(OUT)/report-peers.html "$$@"; \
 	bin/kexlab report -o $(OUT)/report-peers.html "$$@"
 
+# make prims (issue 15; not part of make test): kexlab's primitives beside
+# native implementations on this machine (peers/prims/run.sh): MODP Exp
+# against OpenSSL's BN_mod_exp_mont_consttime and GMP's mpz_powm_sec
+# (Debian's libssl-dev, libgmp-dev, installed by apt-get when missing),
+# PBKDF2-HMAC-SHA256 against RustCrypto pbkdf2 (crates.io, cargo --locked)
+# and OpenSSL, P-256 TableMult against OpenSSL EC_POINT_mul and nistec
+# ScalarBaseMult, ML-KEM-512 against libcrux-ml-kem. Results are checked
+# identical first; PRIMS_N interleaved rounds of process CPU time; prints
+# every ratio kexlab/peer (median [Q1, Q3], min-max, n) and writes
+# $(OUT)/prims.json. About 2 minutes with PRIMS_N=21; PRIMS_N=3 to try it.
+PRIMS_N ?= 21
+
+.PHONY: prims
+prims:
+	OUT=$(OUT) PRIMS_N=$(PRIMS_N) GO=$(GO) peers/prims/run.sh
+
 # make providers (issue 6): the JCE provider study (jvm/, JMH) into
 # $(OUT)/providers/ — jmh.json, defaults.txt/json (default transformations
 # found by observation) — then its comparison tables through kexlab report

@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io"
 
-	"filippo.io/bigmod"
 	"filippo.io/nistec"
+
+	"github.com/kexlab/kexlab/internal/p256scalar"
 )
 
 // Errors returned by decoders. They are distinct values so callers can tell
@@ -36,58 +37,21 @@ var p256Order = []byte{
 	0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51,
 }
 
-var (
-	orderN = mustModulus(p256Order)
-	// r256 is 2^256 mod n, for reducing wide inputs 256 bits at a time.
-	r256 = func() *bigmod.Nat {
-		one := make([]byte, ScalarSize)
-		one[ScalarSize-1] = 1
-		x, err := bigmod.NewNat().SetBytes(one, orderN)
-		if err != nil {
-			panic(err)
-		}
-		// 2^256 mod n = 2^256 - n, since n < 2^256 < 2n.
-		minusN := make([]byte, ScalarSize)
-		var borrow int
-		for i := ScalarSize - 1; i >= 0; i-- {
-			v := 0 - int(p256Order[i]) - borrow
-			borrow = 0
-			if v < 0 {
-				v += 256
-				borrow = 1
-			}
-			minusN[i] = byte(v)
-		}
-		x, err = x.SetBytes(minusN, orderN)
-		if err != nil {
-			panic(err)
-		}
-		return x
-	}()
-)
-
-func mustModulus(b []byte) *bigmod.Modulus {
-	m, err := bigmod.NewModulus(b)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
-
-// Scalar is an integer modulo n, the P-256 group order. The zero value is
-// not usable; create scalars with NewScalar.
+// Scalar is an integer modulo n, the P-256 group order, held by
+// internal/p256scalar in constant-time Montgomery arithmetic (no heap
+// allocations; Invert is a constant-time Bernstein–Yang inversion, about a
+// twentieth of a ScalarMult). Create scalars with NewScalar; the zero value
+// is also 0.
 type Scalar struct {
-	n *bigmod.Nat
+	s p256scalar.Scalar
 }
 
 // NewScalar returns the scalar 0.
-func NewScalar() *Scalar {
-	return &Scalar{n: bigmod.NewNat().ExpandFor(orderN)}
-}
+func NewScalar() *Scalar { return new(Scalar) }
 
 // Set sets s = x and returns s.
 func (s *Scalar) Set(x *Scalar) *Scalar {
-	s.n = bigmod.NewNat().ExpandFor(orderN).Add(x.n, orderN)
+	s.s.Set(&x.s)
 	return s
 }
 
@@ -97,11 +61,9 @@ func (s *Scalar) SetCanonicalBytes(b []byte) (*Scalar, error) {
 	if len(b) != ScalarSize {
 		return nil, fmt.Errorf("%w: %d bytes, want %d", ErrInvalidScalar, len(b), ScalarSize)
 	}
-	n, err := bigmod.NewNat().SetBytes(b, orderN)
-	if err != nil {
+	if _, err := s.s.SetBytes(b); err != nil {
 		return nil, fmt.Errorf("%w: not less than the group order", ErrInvalidScalar)
 	}
-	s.n = n
 	return s, nil
 }
 
@@ -110,73 +72,48 @@ func (s *Scalar) SetCanonicalBytes(b []byte) (*Scalar, error) {
 // a scalar with negligible bias). It is constant time in the value of b; its
 // time depends only on len(b).
 func (s *Scalar) SetReducedBytes(b []byte) *Scalar {
-	// Left-pad to whole 32-byte chunks, then Horner: acc = acc*2^256 + chunk.
-	pad := (ScalarSize - len(b)%ScalarSize) % ScalarSize
-	buf := make([]byte, pad+len(b))
-	copy(buf[pad:], b)
-	acc := bigmod.NewNat().ExpandFor(orderN)
-	for off := 0; off < len(buf); off += ScalarSize {
-		chunk, err := bigmod.NewNat().SetOverflowingBytes(buf[off:off+ScalarSize], orderN)
-		if err != nil {
-			panic("group: unreachable: 256-bit chunk rejected: " + err.Error())
-		}
-		acc.Mul(r256, orderN)
-		acc.Add(chunk, orderN)
-	}
-	s.n = acc
+	s.s.SetReducedBytes(b)
 	return s
 }
 
 // Bytes returns the 32-byte big-endian encoding of s.
-func (s *Scalar) Bytes() []byte { return s.n.Bytes(orderN) }
+func (s *Scalar) Bytes() []byte { return s.s.Bytes() }
 
 // Add sets s = x + y mod n and returns s.
 func (s *Scalar) Add(x, y *Scalar) *Scalar {
-	r := bigmod.NewNat().ExpandFor(orderN).Add(x.n, orderN)
-	s.n = r.Add(y.n, orderN)
+	s.s.Add(&x.s, &y.s)
 	return s
 }
 
 // Sub sets s = x - y mod n and returns s.
 func (s *Scalar) Sub(x, y *Scalar) *Scalar {
-	r := bigmod.NewNat().ExpandFor(orderN).Add(x.n, orderN)
-	s.n = r.Sub(y.n, orderN)
+	s.s.Sub(&x.s, &y.s)
 	return s
 }
 
 // Mul sets s = x * y mod n and returns s.
 func (s *Scalar) Mul(x, y *Scalar) *Scalar {
-	r := bigmod.NewNat().ExpandFor(orderN).Add(x.n, orderN)
-	s.n = r.Mul(y.n, orderN)
+	s.s.Mul(&x.s, &y.s)
 	return s
 }
 
 // Negate sets s = -x mod n and returns s.
 func (s *Scalar) Negate(x *Scalar) *Scalar {
-	s.n = bigmod.NewNat().ExpandFor(orderN).Sub(x.n, orderN)
+	s.s.Negate(&x.s)
 	return s
 }
 
-// orderMinus2 is n - 2, the exponent of inversion by Fermat's little
-// theorem (the low byte of n is 0x51: no borrow).
-var orderMinus2 = func() []byte {
-	e := append([]byte(nil), p256Order...)
-	e[len(e)-1] -= 2
-	return e
-}()
-
-// Invert sets s = 1/x mod n (0 if x is 0) and returns s. It computes
-// x^(n-2) with a constant-time exponentiation by a public exponent.
+// Invert sets s = 1/x mod n (0 if x is 0) and returns s, in constant time.
 func (s *Scalar) Invert(x *Scalar) *Scalar {
-	s.n = bigmod.NewNat().Exp(x.n, orderMinus2, orderN)
+	s.s.Invert(&x.s)
 	return s
 }
 
 // Equal returns 1 if s == x and 0 otherwise, in constant time.
-func (s *Scalar) Equal(x *Scalar) int { return int(s.n.Equal(x.n)) }
+func (s *Scalar) Equal(x *Scalar) int { return s.s.Equal(&x.s) }
 
 // IsZero returns 1 if s == 0 and 0 otherwise, in constant time.
-func (s *Scalar) IsZero() int { return int(s.n.IsZero()) }
+func (s *Scalar) IsZero() int { return s.s.IsZero() }
 
 // RandomScalar returns a uniformly random non-zero scalar, read from rand as
 // 48 bytes and reduced modulo n (bias below 2^-128).

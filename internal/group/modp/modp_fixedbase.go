@@ -2,12 +2,6 @@
 
 package modp
 
-import (
-	"crypto/subtle"
-
-	"filippo.io/bigmod"
-)
-
 // modpBaseBytes is the longest exponent, in bytes, that ExpBase serves from
 // the fixed-base table: 512 bits covers 256-bit random exponents and every
 // hash output up to SHA-512 (SRP's x).
@@ -17,7 +11,7 @@ const modpBaseBytes = 64
 const modpWindows = 2 * modpBaseBytes
 
 // modpBaseTable holds g^(j * 16^i) for every window i < modpWindows and digit
-// j < 16, each as the limbs of a bigmod.Nat reduced mod p.
+// j < 16, each in Montgomery form (times R mod p, see monty).
 //
 // g^e is then the product, over the 4-bit digits e_i of e, of the entries
 // (i, e_i): one multiplication per digit and no squarings, against four
@@ -36,19 +30,18 @@ func (g *Group) baseTable() *modpBaseTable {
 }
 
 func newModPBaseTable(g *Group) *modpBaseTable {
-	one := bigmod.NewNat().ExpandFor(g.p)
-	one.Bits()[0] = 1
-	l := len(one.Bits())
+	m := g.mont
+	l := m.n
 	tab := &modpBaseTable{limbs: l, t: make([]uint, modpWindows*16*l)}
-	base := g.Generator().n // g^(16^i)
+	t := make([]uint, 2*l)
+	base := make([]uint, l) // g^(16^i), Montgomery form
+	m.mul(base, g.g.Bits(), m.rr, t)
 	for i := 0; i < modpWindows; i++ {
-		cur := g.clone(one).n
-		copy(tab.entry(i, 0), cur.Bits())
+		copy(tab.entry(i, 0), m.one)
 		for j := 1; j < 16; j++ {
-			cur.Mul(base, g.p)
-			copy(tab.entry(i, j), cur.Bits())
+			m.mul(tab.entry(i, j), tab.entry(i, j-1), base, t)
 		}
-		base = cur.Mul(base, g.p) // g^(16^i)^16
+		m.mul(base, tab.entry(i, 15), base, t) // g^(16^i)^16
 	}
 	return tab
 }
@@ -58,33 +51,29 @@ func (tab *modpBaseTable) entry(i, j int) []uint {
 	return tab.t[off : off+tab.limbs]
 }
 
-// selectInto sets dst to entry (i, d) in constant time with respect to d.
-func (tab *modpBaseTable) selectInto(dst []uint, i int, d byte) {
-	clear(dst)
-	for j := 0; j < 16; j++ {
-		mask := -uint(subtle.ConstantTimeByteEq(byte(j), d))
-		src := tab.entry(i, j)
-		for k := range dst {
-			dst[k] |= mask & src[k]
-		}
-	}
+// window returns the 16 entries of window i.
+func (tab *modpBaseTable) window(i int) []uint {
+	off := 16 * i * tab.limbs
+	return tab.t[off : off+16*tab.limbs]
 }
 
-// exp returns g^e for len(e) <= modpBaseBytes. Its time depends only on
+// exp sets z = g^e for len(e) <= modpBaseBytes. Its time depends only on
 // len(e).
-func (tab *modpBaseTable) exp(g *Group, e []byte) *bigmod.Nat {
-	acc := bigmod.NewNat().ExpandFor(g.p)
+func (tab *modpBaseTable) exp(g *Group, z []uint, e []byte) {
+	m := g.mont
 	if len(e) == 0 {
-		acc.Bits()[0] = 1
-		return acc
+		clear(z)
+		z[0] = 1
+		return
 	}
-	sel := bigmod.NewNat().ExpandFor(g.p)
+	s := m.getScratch()
+	defer m.putScratch(s, 0)
 	// Window i holds bits 4i..4i+3 of e, counted from the least significant.
-	digit := func(i int) byte { return e[len(e)-1-i/2] >> (4 * (i % 2)) & 0xf }
-	tab.selectInto(acc.Bits(), 0, digit(0))
+	digit := func(i int) uint { return uint(e[len(e)-1-i/2]>>(4*(i%2))) & 0xf }
+	ctSelect(s.acc, tab.window(0), digit(0))
 	for i := 1; i < 2*len(e); i++ {
-		tab.selectInto(sel.Bits(), i, digit(i))
-		acc.Mul(sel, g.p)
+		ctSelect(s.sel, tab.window(i), digit(i))
+		m.mul(s.acc, s.acc, s.sel, s.t)
 	}
-	return acc
+	m.fromMont(z, s.acc, s.sel, s.t)
 }

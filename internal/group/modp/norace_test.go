@@ -1,0 +1,5 @@
+//go:build !race
+
+package modp
+
+const raceEnabled = false

@@ -20,7 +20,7 @@ build: deps
 # pake/srp's interoperability tests run against, and schemathesis (PyPI)
 # for the check of the service against its OpenAPI document, and the
 # TypeScript client's packages (npm ci in clients/ts).
-test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz openapi-check jvm-test ts-test
+test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz openapi-check jvm-test ts-test arm64-test
 
 # The TypeScript client (clients/ts): npm ci from the committed lockfile;
 # the committed page bundle (server/web/assets) must be what esbuild builds
@@ -47,6 +47,20 @@ web-check:
 	if ! diff -r $$tmp $(CURDIR)/server/web/assets >/dev/null; then \
 	  echo "server/web/assets is not what clients/ts builds: run make web and commit"; diff -rq $$tmp $(CURDIR)/server/web/assets; rm -rf $$tmp; exit 1; fi; \
 	rm -rf $$tmp
+
+# The arithmetic with an amd64 assembly path, on its portable path as
+# constrained devices run it: cross-compiled for arm64 and run under
+# qemu-user (Debian's qemu-user-static), -short.
+ARM64_PKGS = internal/group/modp internal/pbkdf2 internal/p256scalar internal/p256field
+.PHONY: arm64-test
+arm64-test:
+	@command -v qemu-aarch64-static >/dev/null 2>&1 || { \
+	  echo "installing qemu-user-static (apt-get) for the arm64 arithmetic tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null; }
+	@set -e; tmp=$$(mktemp -d); for p in $(ARM64_PKGS); do \
+	  GOARCH=arm64 $(GO) test -c -o $$tmp/t ./$$p; \
+	  echo "arm64 (qemu) $$p"; (cd $$p && qemu-aarch64-static $$tmp/t -test.short); \
+	done; rm -rf $$tmp
 
 .PHONY: srp-peers
 srp-peers:

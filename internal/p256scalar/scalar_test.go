@@ -3,12 +3,11 @@ package p256scalar
 import (
 	"bytes"
 	"errors"
-	"math"
 	"math/big"
 	"math/rand/v2"
-	"slices"
 	"testing"
-	"time"
+
+	"github.com/kexlab/kexlab/internal/cttest"
 )
 
 var (
@@ -403,68 +402,18 @@ func TestInvertTiming(t *testing.T) {
 		random[i] = fromBig(t, v)
 	}
 	var z Scalar
-	const samples = 10000
-	var times [2][]float64
-	for i := range 2*samples + 20 {
-		c := r.IntN(2)
-		x := small[i%len(small)]
-		if c == 1 {
-			x = random[i%len(random)]
+	n := [2]int{}
+	worst := cttest.TimeClasses(t, 10000, func(c int) {
+		n[c]++
+		if c == 0 {
+			z.Invert(small[n[c]%len(small)])
+		} else {
+			z.Invert(random[n[c]%len(random)])
 		}
-		start := time.Now()
-		z.Invert(x)
-		d := float64(time.Since(start).Nanoseconds())
-		if i >= 20 { // warm up
-			times[c] = append(times[c], d)
-		}
-	}
-	worst := 0.0
-	for _, q := range []float64{0.5, 0.8, 0.95} {
-		a, b := cropped(times[0], times[1], q)
-		if len(a) < 10 || len(b) < 10 {
-			continue
-		}
-		tv := welch(a, b)
-		t.Logf("crop %.2f: %d/%d samples, means %.0f/%.0f ns, t = %.2f", q, len(a), len(b), mean(a), mean(b), tv)
-		worst = max(worst, math.Abs(tv))
-	}
-	if worst >= 4.5 {
+	})
+	if worst >= cttest.Limit {
 		t.Errorf("Welch |t| = %.2f >= 4.5: Invert's time may depend on its input", worst)
 	}
-}
-
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
-// welch returns Welch's t statistic for the means of a and b.
-func welch(a, b []float64) float64 {
-	ma, mb := mean(a), mean(b)
-	variance := func(x []float64, m float64) float64 {
-		v := 0.0
-		for _, y := range x {
-			v += (y - m) * (y - m)
-		}
-		return v / float64(len(x)-1)
-	}
-	va, vb := variance(a, ma), variance(b, mb)
-	return (ma - mb) / math.Sqrt(va/float64(len(a))+vb/float64(len(b)))
-}
-
-// cropped returns the samples at or below the q quantile of a and b pooled,
-// dropping the long tail that preemption and other load add.
-func cropped(a, b []float64, q float64) ([]float64, []float64) {
-	all := slices.Concat(a, b)
-	slices.Sort(all)
-	limit := all[int(q*float64(len(all)-1))]
-	keep := func(x []float64) []float64 {
-		return slices.DeleteFunc(slices.Clone(x), func(v float64) bool { return v > limit })
-	}
-	return keep(a), keep(b)
 }
 
 func benchInputs() (x, y *Scalar) {

@@ -2,6 +2,8 @@
 
 package pbkdf2
 
+import "github.com/kexlab/kexlab/internal/cpuid"
+
 // useSHANI selects the SHA extensions code; tests clear it to run the
 // portable code (with forcePortable) or crypto/pbkdf2 on the same machine.
 var useSHANI = hasSHANI
@@ -9,36 +11,10 @@ var useSHANI = hasSHANI
 // hasSHANI reports the SHA extensions and the SSSE3 (PSHUFB, PALIGNR) and
 // SSE4.1 (PBLENDW) instructions the assembly also uses; hasAVX reports AVX
 // enabled by the operating system, so that VZEROUPPER may run.
-var hasSHANI, hasAVX = detect()
-
-func detect() (sha, avxOK bool) {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false, false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	_, ebx7, _, _ := cpuid(7, 0)
-	const (
-		ssse3   = 1 << 9  // CPUID.1:ECX
-		sse41   = 1 << 19 // CPUID.1:ECX
-		osxsave = 1 << 27 // CPUID.1:ECX
-		avx     = 1 << 28 // CPUID.1:ECX
-		shaExt  = 1 << 29 // CPUID.(EAX=7,ECX=0):EBX
-	)
-	sha = ecx1&ssse3 != 0 && ecx1&sse41 != 0 && ebx7&shaExt != 0
-	if ecx1&osxsave != 0 && ecx1&avx != 0 {
-		// XCR0 bits 1 and 2: the OS saves the XMM and YMM state.
-		xcr0, _ := xgetbv()
-		avxOK = xcr0&6 == 6
-	}
-	return sha, avxOK
-}
-
-//go:noescape
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-//go:noescape
-func xgetbv() (eax, edx uint32)
+var (
+	hasSHANI = cpuid.X86.SHA && cpuid.X86.SSSE3 && cpuid.X86.SSE41
+	hasAVX   = cpuid.X86.AVX
+)
 
 // vzeroupper clears the upper halves of the YMM registers. Code that
 // returns with them dirty (circl's AVX2 code does) makes every later

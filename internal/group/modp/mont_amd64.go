@@ -2,27 +2,13 @@
 
 package modp
 
+import "github.com/kexlab/kexlab/internal/cpuid"
+
 // useADX reports BMI2 (MULX) and ADX (ADCX, ADOX), which mulADX, sqrADX and
 // redcADX need; groups built while it is set use them. Tests build copies of
 // the groups with monty.adx cleared to run the portable code on the same
 // machine.
-var useADX = hasADX()
-
-func hasADX() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	const (
-		bmi2 = 1 << 8  // CPUID.(EAX=7,ECX=0):EBX
-		adx  = 1 << 19 // CPUID.(EAX=7,ECX=0):EBX
-	)
-	return ebx7&bmi2 != 0 && ebx7&adx != 0
-}
-
-//go:noescape
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+var useADX = cpuid.X86.BMI2 && cpuid.X86.ADX
 
 // mulADX sets t[0..2n-1] = x*y for n-limb x and y, n a positive multiple
 // of 8.

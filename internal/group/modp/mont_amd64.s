@@ -45,17 +45,6 @@
 	STEP(48, R9, R10); \
 	STEP(56, R10, R9)
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
 // func mulADX(t, x, y *uint, n int)
 //
 // T = x*y: row i adds x[i]*y at T[i..i+n-1] and stores its top word at

@@ -3,14 +3,14 @@ package modp
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
-	"time"
+
+	"github.com/kexlab/kexlab/internal/cttest"
 )
 
 type montPath struct {
@@ -486,71 +486,6 @@ func TestModPAllocs(t *testing.T) {
 	}
 }
 
-// welch returns Welch's t statistic for the means of a and b.
-func welch(a, b []float64) float64 {
-	mean := func(x []float64) (m, v float64) {
-		for _, y := range x {
-			m += y
-		}
-		m /= float64(len(x))
-		for _, y := range x {
-			v += (y - m) * (y - m)
-		}
-		return m, v / float64(len(x)-1)
-	}
-	ma, va := mean(a)
-	mb, vb := mean(b)
-	return (ma - mb) / math.Sqrt(va/float64(len(a))+vb/float64(len(b)))
-}
-
-// cropped returns the samples at or below the q quantile of a and b pooled,
-// dropping the long tail that preemption and other load add (as dudect
-// does).
-func cropped(a, b []float64, q float64) ([]float64, []float64) {
-	all := slices.Concat(a, b)
-	slices.Sort(all)
-	limit := all[int(q*float64(len(all)-1))]
-	keep := func(x []float64) []float64 {
-		return slices.DeleteFunc(slices.Clone(x), func(v float64) bool { return v > limit })
-	}
-	return keep(a), keep(b)
-}
-
-// timeClasses times f on two classes of inputs, interleaved in a random
-// order, and returns the largest |t| over a few croppings.
-func timeClasses(t *testing.T, samples int, f func(class int)) float64 {
-	r := rand.New(rand.NewChaCha8([32]byte{'t'}))
-	var times [2][]float64
-	for i := 0; i < 10; i++ { // warm up
-		f(i % 2)
-	}
-	for i := 0; i < 2*samples; i++ {
-		c := r.IntN(2)
-		start := time.Now()
-		f(c)
-		times[c] = append(times[c], float64(time.Since(start).Nanoseconds()))
-	}
-	worst := 0.0
-	for _, q := range []float64{0.5, 0.8, 0.95} {
-		a, b := cropped(times[0], times[1], q)
-		if len(a) < 10 || len(b) < 10 {
-			continue
-		}
-		tv := welch(a, b)
-		t.Logf("crop %.2f: %d/%d samples, means %.0f/%.0f ns, t = %.2f", q, len(a), len(b), avg(a), avg(b), tv)
-		worst = max(worst, math.Abs(tv))
-	}
-	return worst
-}
-
-func avg(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
 // TestModPExpTiming is a dudect-style check that Exp and ExpBase take the
 // same time for an all-zero exponent and random exponents of the same
 // length, and for base 1 and a random base, at 3072 bits (and on the
@@ -613,7 +548,7 @@ func TestModPExpTiming(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if tv := timeClasses(t, c.samples, c.f); tv > 4.5 {
+			if tv := cttest.TimeClasses(t, c.samples, c.f); tv > cttest.Limit {
 				t.Errorf("|t| = %.2f > 4.5: timing depends on the secret class", tv)
 			}
 		})

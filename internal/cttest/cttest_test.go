@@ -21,7 +21,7 @@ func TestWelchT(t *testing.T) {
 // TestTimeClassesSeesADifference: a class that runs ten times longer is found.
 func TestTimeClassesSeesADifference(t *testing.T) {
 	sink := 0
-	tv := TimeClasses(t, 300, func(c int) {
+	tv := Repeated(t, 3, 300, func(c int) {
 		for i := 0; i < 2000*(1+9*c); i++ {
 			sink += i
 		}

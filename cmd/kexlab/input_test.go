@@ -213,7 +213,30 @@ func TestServeRefuses(t *testing.T) {
 		{"postgres:// URL", []string{"serve", "-data", data, "-db", "mysql://x"}},
 		{"-register-rate", []string{"serve", "-data", data, "-register-rate", "0"}},
 		{"-register-rate", []string{"serve", "-data", data, "-addr-burst", "0"}},
+		{"-scrypt-n 3: want a power of 2", []string{"serve", "-data", data, "-scrypt-n", "3"}},
+		{"-scrypt-n 0", []string{"serve", "-data", data, "-scrypt-n", "0"}},
 	} {
 		wantOneLineError(t, 2, c.want, c.args...)
+	}
+}
+
+// TestLoadRefuses: kexlab load drives loopback services only, and refuses
+// out-of-range flags in one line before it sends anything.
+func TestLoadRefuses(t *testing.T) {
+	for _, c := range []struct {
+		code int
+		want string
+		args []string
+	}{
+		{2, "loopback services only", []string{"load", "-url", "http://10.1.2.3:8080"}},
+		{2, "loopback services only", []string{"load", "-url", "http://example.com"}},
+		{2, "want http(s)://host:port", []string{"load", "-url", "ftp://127.0.0.1"}},
+		{2, "want http(s)://host:port", []string{"load", "-url", "127.0.0.1:8080"}},
+		{2, "concurrency 0", []string{"load", "-c", "0"}},
+		{2, "rate -1", []string{"load", "-rate", "-1"}},
+		{2, "accounts 0", []string{"load", "-accounts", "0"}},
+		{2, "duration 0s", []string{"load", "-duration", "0s"}},
+	} {
+		wantOneLineError(t, c.code, c.want, c.args...)
 	}
 }

@@ -37,6 +37,7 @@ commands:
             'wifi handshake' (one KDF/MIC, one link), 'wifi table' (all of them)
   wg        WireGuard PSK rotator: 'wg demo', 'wg bench', 'wg key', 'wg run -config FILE'
   serve     the PAKE authentication service: SRP, SPAKE2+, OPAQUE and PQ logins over HTTP, with a sign-in page
+  load      drive a kexlab serve on loopback: logins per second and latency percentiles (closed or open loop)
   help      show this text
 
 Run 'kexlab <command> -h' for a command's flags.
@@ -68,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdWifi(args[1:], stdout, stderr)
 	case "serve":
 		err = cmdServe(args[1:], stdout, stderr)
+	case "load":
+		err = cmdLoad(args[1:], stdout, stderr)
 	case "wg":
 		err = cmdWG(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -40,6 +40,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	purgeEvery := fs.Duration("purge-every", time.Minute, "how often to remove expired flows and sessions and idle rate-limit counters from the store (0: never)")
 	page := fs.Bool("page", true, "serve the sign-up / sign-in page at / (its script and worker under /app/)")
 	serverTiming := fs.Bool("server-timing", false, "add a Server-Timing header (queue, pake, app, in ms) to every answer, for the page's latency split; it gives clients the server's own timings")
+	scryptN := fs.Int("scrypt-n", server.DefaultKDF.N, "scrypt N of new accounts' key stretching (SRP, SPAKE2+, apakepq; a power of 2); lower it only for load tests, whose clients would otherwise spend their CPU on it")
 	origins := fs.String("allow-origin", "", "comma-separated browser origins allowed to call the API cross-origin (CORS), e.g. https://app.example")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -53,6 +54,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if !(*regRate > 0 && *regRate <= 1e6 && *addrRate > 0 && *addrRate <= 1e6) || *regBurst < 1 || *addrBurst < 1 {
 		return fmt.Errorf("%w: -register-rate and -addr-rate must be in (0, 1e6], the bursts at least 1", errUsage)
 	}
+	if *scryptN < 2 || *scryptN > 1<<22 || *scryptN&(*scryptN-1) != 0 {
+		return fmt.Errorf("%w: -scrypt-n %d: want a power of 2 from 2 to 2^22", errUsage, *scryptN)
+	}
+	kdf := server.DefaultKDF
+	kdf.N = *scryptN
 	if *purgeEvery < 0 {
 		return fmt.Errorf("%w: -purge-every must not be negative (0: never)", errUsage)
 	}
@@ -90,7 +96,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	srv, err := server.New(server.Config{Page: pageHandler, Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
 		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure,
 		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst,
-		AllowedOrigins: splitList(*origins), PurgeEvery: *purgeEvery, ServerTiming: *serverTiming})
+		AllowedOrigins: splitList(*origins), PurgeEvery: *purgeEvery, ServerTiming: *serverTiming, KDF: kdf})
 	if err != nil {
 		return err
 	}

@@ -16,15 +16,12 @@ import (
 
 // Write renders the HTML report of runs to w.
 func Write(w io.Writer, runs []*bench.Results) error {
-	an, err := Analyze(runs)
-	if err != nil {
-		return err
-	}
-	return page.Execute(w, build(an))
+	return WriteAll(w, runs, nil)
 }
 
 type view struct {
 	Generated string
+	Load      []loadRow
 	Runs      []runView
 	Figures   []template.HTML
 	Across    []Across

@@ -27,6 +27,12 @@ figure { margin: 1.5em 0; }
 <h2 id="figures">Figures</h2>
 {{range .Figures}}<figure>{{.}}</figure>
 {{end}}
+{{with .Load}}<h2 id="load">Service load (kexlab load)</h2>
+<p class="note">Logins against a running kexlab serve. Closed loop: c clients back to back (the peak). Open loop: logins due at the offered rate, latency counted from when each was due (no coordinated omission). Latency of successful logins (HdrHistogram).</p>
+<table class="load">
+<tr><th class="l">scheme</th><th class="l">loop</th><th>clients</th><th>offered</th><th>throughput</th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th class="l">errors</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Loop}}</td><td>{{.Concurrency}}</td><td>{{.Offered}}</td><td>{{.Throughput}}</td><td>{{.N}}</td><td>{{.P50}}</td><td>{{.P90}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Max}}</td><td class="l">{{.Errors}}</td></tr>
+{{end}}</table>{{end}}
 {{with .Across}}<h2 id="across">Across runs</h2>
 <p class="note">Each scheme of a later run against the same scheme in the first run ({{(index . 0).Baseline}}): two-sided Mann–Whitney U test, all comparisons one Holm family, α = 0.05; Cliff's δ negative means the later run is faster.</p>
 <table class="across">

@@ -309,12 +309,12 @@ func dur(ns float64) string {
 	return fmt.Sprintf("%dns", d)
 }
 
-func writeReport(path string, runs []*bench.Results) error {
+func writeReport(path string, runs []*bench.Results, loads ...*bench.LoadResult) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := report.Write(f, runs); err != nil {
+	if err := report.WriteAll(f, runs, loads); err != nil {
 		f.Close()
 		return err
 	}

@@ -24,7 +24,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "out/report.html", "the HTML file to write")
 	labels := fs.String("labels", "", "comma-separated labels for the runs, in order (default: each run's own label)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json) or an\nAndroid Jetpack Microbenchmark JSON file; the format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
+		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json), an\nAndroid Jetpack Microbenchmark JSON file or a kexlab load result (-o); the\nformat is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
 		fs.PrintDefaults()
 	}
 	if err := parseQuiet(fs, args); err != nil {
@@ -40,12 +40,20 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var runs []*bench.Results
+	var loads []*bench.LoadResult
 	for _, path := range fs.Args() {
-		r, err := loadAny(path)
+		r, l, err := loadAny(path)
 		if err != nil {
 			return err
 		}
-		runs = append(runs, r)
+		if l != nil {
+			loads = append(loads, l)
+		} else {
+			runs = append(runs, r)
+		}
+	}
+	if len(ls) > 0 && len(loads) > 0 {
+		return fmt.Errorf("%w: -labels names runs; kexlab load results carry none", errUsage)
 	}
 	for i, l := range ls {
 		runs[i].Label = strings.TrimSpace(l)
@@ -55,10 +63,13 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := writeReport(*out, runs); err != nil {
+	if err := writeReport(*out, runs, loads...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(runs))
+	fmt.Fprintf(stdout, "wrote %s (%d runs, %d load results)\n", *out, len(runs), len(loads))
+	if len(runs) == 0 {
+		return nil
+	}
 	if _, err := providers.WriteFiles(strings.TrimSuffix(*out, ".html")+"-providers.html", runs, stdout); err != nil {
 		return err
 	}
@@ -73,24 +84,30 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadAny reads a results.json or one of the imported formats: a regular
-// file of at most export.MaxJSON bytes.
-func loadAny(path string) (*bench.Results, error) {
+// loadAny reads a results.json, one of the imported formats or a kexlab
+// load result: a regular file of at most export.MaxJSON bytes.
+func loadAny(path string) (*bench.Results, *bench.LoadResult, error) {
 	b, err := fileio.ReadFile(path, export.MaxJSON)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if l, err := export.ReadLoad(b); l != nil || err != nil {
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, l, nil
 	}
 	r, err := importer.Detect(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if r == nil {
 		if r, err = export.ReadJSON(bytes.NewReader(b)); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	if r.Label == "" {
 		r.Label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	return r, nil
+	return r, nil, nil
 }

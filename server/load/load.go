@@ -35,11 +35,12 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/server/client"
 )
 
 // Format is the Result's format tag.
-const Format = "kexlab-load/1"
+const Format = bench.LoadFormat
 
 // Run's limits: a histogram covers 1 µs to 10 min at 3 significant digits.
 const (
@@ -70,32 +71,12 @@ func (l Loop) check() error {
 	return nil
 }
 
-// Latency is a histogram's summary, in milliseconds.
-type Latency struct {
-	N    int64   `json:"n"`
-	Min  float64 `json:"min"`
-	Mean float64 `json:"mean"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P99  float64 `json:"p99"`
-	P999 float64 `json:"p99_9"`
-	Max  float64 `json:"max"`
-}
-
-// Result is one run.
-type Result struct {
-	Format      string         `json:"format"`
-	Scheme      string         `json:"scheme"`
-	Loop        string         `json:"loop"` // "closed" or "open"
-	Concurrency int            `json:"concurrency"`
-	Rate        float64        `json:"rate,omitempty"` // offered, per second (open loop)
-	Seconds     float64        `json:"seconds"`        // measured wall time
-	OK          int64          `json:"ok"`
-	Throughput  float64        `json:"throughput"` // successful logins per second
-	Latency     Latency        `json:"latency_ms"` // of successful logins
-	Errors      map[string]int `json:"errors,omitempty"`
-	Started     time.Time      `json:"started"`
-}
+// Result is one run, and Latency its latency summary in milliseconds
+// (package bench defines them, so that package report can read them).
+type (
+	Result  = bench.LoadResult
+	Latency = bench.LoadLatency
+)
 
 // Progress is what a run reports about once a second.
 type Progress struct {

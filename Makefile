@@ -20,7 +20,7 @@ build: deps
 # pake/srp's interoperability tests run against, and schemathesis (PyPI)
 # for the check of the service against its OpenAPI document, and the
 # TypeScript client's packages (npm ci in clients/ts).
-test: deps browser hsm srp-peers postgres fmt-check vet unit fuzz openapi-check jvm-test ts-test arm64-test
+test: deps browser hsm srp-peers postgres haproxy fmt-check vet unit fuzz openapi-check jvm-test ts-test arm64-test
 
 # The TypeScript client (clients/ts): npm ci from the committed lockfile;
 # the committed page bundle (server/web/assets) must be what esbuild builds
@@ -62,6 +62,20 @@ arm64-test:
 	  echo "arm64 (qemu) $$p"; (cd $$p && qemu-aarch64-static $$tmp/t -test.short); \
 	done; rm -rf $$tmp
 
+# Debian's HAProxy, the load balancer of the scale-out test
+# (cmd/kexlab/scaleout_test.go): two kexlab serve on one PostgreSQL behind
+# it. make test runs the short version; make loadtest the long one, with
+# the throughput of one and two instances in its log.
+.PHONY: haproxy loadtest
+haproxy:
+	@command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || { \
+	  echo "installing haproxy (apt-get) for the scale-out test"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; }
+
+loadtest: postgres haproxy
+	KEXLAB_LOADTEST=1 KEXLAB_REQUIRE_HAPROXY=1 KEXLAB_REQUIRE_POSTGRES=1 \
+	$(GO) test -count=1 -run TestScaleOutBehindHAProxy -v -timeout 20m ./cmd/kexlab/
+
 .PHONY: srp-peers
 srp-peers:
 	scripts/srp-peers.sh
@@ -101,7 +115,7 @@ vet:
 REQUIRE_NETNS := $(shell [ "$$(id -u)" = 0 ] && echo 1)
 
 unit:
-	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_POSTGRES=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) \
+	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_POSTGRES=1 KEXLAB_REQUIRE_HAPROXY=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) \
 	KEXLAB_REQUIRE_SRP_PEERS=1 KEXLAB_SRP_PEERS=$(CURDIR)/peers/srp-interop/bin \
 	$(GO) test -count=1 -timeout 20m ./...
 

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -44,11 +45,31 @@ type instance struct {
 	args []string
 	cmd  *exec.Cmd
 	url  string
+	log  *os.File // its standard error, shown if the test fails
 }
 
 func (in *instance) start() {
 	in.t.Helper()
-	cmd, out := serveProcess(in.t, nil, in.args...)
+	if in.log == nil {
+		f, err := os.CreateTemp(in.t.TempDir(), "serve-*.log")
+		if err != nil {
+			in.t.Fatal(err)
+		}
+		in.log = f
+		in.t.Cleanup(func() {
+			if in.t.Failed() {
+				b, _ := os.ReadFile(f.Name())
+				var notable []string
+				for _, line := range strings.Split(string(b), "\n") {
+					if line != "" && !strings.Contains(line, "level=INFO") {
+						notable = append(notable, line)
+					}
+				}
+				in.t.Logf("%s's log, beyond INFO:\n%s", in.url, strings.Join(notable[max(0, len(notable)-20):], "\n"))
+			}
+		})
+	}
+	cmd, out := serveProcess(in.t, in.log, in.args...)
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		in.t.Fatalf("kexlab serve: %v", err)

@@ -93,6 +93,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 		{"SessionResetsFailures", s.sessionResetsFailures},
 		{"StartAttempt", s.startAttempt},
 		{"StartAttemptRace", s.startAttemptRace},
+		{"StartAttemptVsReset", s.startAttemptVsReset},
 		{"AddFailureRace", s.addFailureRace},
 		{"TakeTokenBurst", s.takeTokenBurst},
 		{"TakeTokenRefillCap", s.takeTokenRefillCap},

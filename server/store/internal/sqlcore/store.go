@@ -346,9 +346,18 @@ func (s *Store) AddFailure(ctx context.Context, user string, now time.Time) (sto
 	return f, nil
 }
 
-// StartAttempt implements store.Store: in one write transaction, create
-// the counter at zero if it is new (so that PostgreSQL's FOR UPDATE has a
-// row to lock), read it locked, ask allow, and increment it (addFailure).
+// lockFailures reads user's counter, creating it at zero if it is new, and
+// locks its row until the transaction ends: one upsert, which always
+// returns a row. (An INSERT ... DO NOTHING followed by SELECT ... FOR
+// UPDATE left a window in which a successful login on another instance
+// deleted the counter — ResetFailures — and the SELECT found no row: a
+// 500 under load through a balancer, about 1 login in 300.)
+const lockFailures = `INSERT INTO failures (username, fails, last_failure) VALUES ($1, 0, $2)
+	ON CONFLICT (username) DO UPDATE SET fails = failures.fails
+	RETURNING fails, last_failure`
+
+// StartAttempt implements store.Store: in one write transaction, read the
+// counter locked (lockFailures), ask allow, and increment it (addFailure).
 // A refusal rolls everything back.
 func (s *Store) StartAttempt(ctx context.Context, user string, now time.Time, allow func(store.Failures) error) (store.Failures, error) {
 	const op = "start attempt"
@@ -360,11 +369,7 @@ func (s *Store) StartAttempt(ctx context.Context, user string, now time.Time, al
 		refusal error
 	)
 	err := s.db.Tx(ctx, func(q Querier) error {
-		if _, err := q.Exec(ctx, `INSERT INTO failures (username, fails, last_failure) VALUES ($1, 0, $2)
-			ON CONFLICT (username) DO NOTHING`, user, now); err != nil {
-			return err
-		}
-		cur, err := scanFailures(q.QueryRow(ctx, `SELECT fails, last_failure FROM failures WHERE username = $1`+s.d.ForUpdate, user))
+		cur, err := scanFailures(q.QueryRow(ctx, lockFailures, user, now))
 		if err != nil {
 			return err
 		}

@@ -56,6 +56,7 @@ export class Client {
 
   /** Logs user in. A wrong password or an unknown user is an AuthError. */
   async login(scheme: Scheme, user: string, password: string): Promise<Session> {
+    checkCredentials(user, password);
     const t = new Tracer('login', scheme);
     const l = loginOf(scheme, user, password, this.env());
     let kdf: KDFParams | undefined;
@@ -66,12 +67,9 @@ export class Client {
     const m3 = await l.answer(bytes(start.msg, 'msg'), kdf).catch(protocolError);
     const fin = await this.call('POST', '/v1/login/finish', undefined, { handle: str(start.handle, 'handle'), msg: toBase64url(m3) }, t);
     l.verify(fin.msg === undefined ? undefined : bytes(fin.msg, 'msg'));
-    const session = {
-      user,
-      token: str(fin.session, 'session'),
-      expires: new Date(str(fin.expires, 'expires')),
-      assertion: str(fin.assertion, 'assertion'),
-    };
+    const expires = new Date(str(fin.expires, 'expires'));
+    if (Number.isNaN(expires.getTime())) throw new ProtocolError('the service\'s expires is not a time');
+    const session = { user, token: str(fin.session, 'session'), expires, assertion: str(fin.assertion, 'assertion') };
     this.opts.onTrace?.(t.end());
     return session;
   }
@@ -91,6 +89,7 @@ export class Client {
   }
 
   private async registerFlow(prefix: string, session: Session | undefined, scheme: Scheme, user: string, password: string) {
+    checkCredentials(user, password);
     const t = new Tracer(session ? 'password' : 'register', scheme);
     const reg = registration(scheme, user, password, this.env());
     const body: Record<string, unknown> = { scheme };
@@ -130,6 +129,15 @@ export class Client {
     if (typeof data !== 'object' || data === null) throw new ProtocolError(`${method} ${path}: the answer is not an object`);
     return data as Record<string, unknown>;
   }
+}
+
+/**
+ * The caller's mistakes, before anything is sent: a RangeError, so that
+ * the RangeErrors of the schemes' parsers below mean a malformed answer.
+ */
+function checkCredentials(user: string, password: string) {
+  if (user === '') throw new RangeError('the user name is empty');
+  if (password === '') throw new RangeError('the password is empty');
 }
 
 /** A scheme's RangeError on the server's message: the server broke the protocol. */

@@ -6,7 +6,7 @@
 // server/internal/wire).
 
 import { SRPClient, SRPParams, group2048, group3072 } from './srp.js';
-import { spake2plusRegister, SPAKE2PlusProver } from './spake2plus.js';
+import { spake2plusRegister, spake2plusScryptPBKDF, spake2plusW, SPAKE2PlusProver } from './spake2plus.js';
 import { OpaqueClient, scryptKSF } from './opaque.js';
 import { apakepqRegister, APAKEPQClient } from './apakepq.js';
 import { concat, fromBase64url, utf8 } from './bytes.js';
@@ -53,14 +53,23 @@ export interface Login {
   verify(last: Uint8Array | undefined): void;
 }
 
-/** The client's bounds on the scrypt work a server may ask for (as the Go client's wire.KDFParams.Key). */
+/**
+ * The most memory scrypt may take here, 128·r·(N + p + 1) bytes: 1 GiB
+ * (the service's default, N = 32768, r = 8, takes 32 MiB). A browser tab
+ * asked for more would fail or crash; the Go client's bounds (N ≤ 2^22,
+ * r ≤ 32, p ≤ 16) allow up to 16 GiB.
+ */
+export const maxScryptMemory = 1 << 30;
+
+/** The client's bounds on the scrypt work a server may ask for (the Go client's wire.KDFParams.Key, and maxScryptMemory). */
 export function checkKDF(kdf: KDFParams | undefined): { salt: Uint8Array; N: number; r: number; p: number } {
   const k = kdf;
   if (!k || k.alg !== 'scrypt' || !Number.isInteger(k.n) || !Number.isInteger(k.r) || !Number.isInteger(k.p)) {
     throw new ProtocolError('the service sent no scrypt parameters');
   }
-  if (k.n < 2 || k.n > 1 << 22 || (k.n & (k.n - 1)) !== 0 || k.r < 1 || k.r > 32 || k.p < 1 || k.p > 16) {
-    throw new ProtocolError(`scrypt N=${k.n} r=${k.r} p=${k.p} is not one this client runs`);
+  if (k.n < 2 || k.n > 1 << 22 || (k.n & (k.n - 1)) !== 0 || k.r < 1 || k.r > 32 || k.p < 1 || k.p > 16 ||
+    128 * k.r * (k.n + k.p + 1) > maxScryptMemory) {
+    throw new ProtocolError(`scrypt N=${k.n} r=${k.r} p=${k.p} is not one this client runs (at most ${maxScryptMemory >> 20} MiB)`);
   }
   let salt: Uint8Array;
   try {
@@ -77,6 +86,12 @@ function stretch(env: Env, input: Uint8Array, kdf: KDFParams | undefined, dkLen:
   return env.scrypt(input, salt, { N, r, p, dkLen }, env.onProgress);
 }
 
+/** SPAKE2+'s PBKDF (RFC 9383 §3.2) with the account's scrypt parameters. */
+function spake2plusPBKDF(env: Env, kdf: KDFParams | undefined) {
+  const { salt, N, r, p } = checkKDF(kdf);
+  return spake2plusScryptPBKDF(env.scrypt, salt, { N, r, p }, env.onProgress);
+}
+
 /** Runs f on the password stretched to 32 bytes with the account's parameters, then clears the key. */
 async function withKey<T>(env: Env, pw: Uint8Array, kdf: KDFParams | undefined, f: (key: Uint8Array) => T | Promise<T>): Promise<T> {
   const key = await stretch(env, pw, kdf, 32);
@@ -90,15 +105,6 @@ async function withKey<T>(env: Env, pw: Uint8Array, kdf: KDFParams | undefined, 
 /** The service's OPAQUE KSF through env's scrypt, with progress. */
 function opaqueKSF(env: Env) {
   return scryptKSF((input, salt, params) => env.scrypt(input, salt, params, env.onProgress));
-}
-
-/** A RangeError of a scheme's parser (a malformed answer) as a ProtocolError. */
-function protocol<T>(f: () => T, what: string): T {
-  try {
-    return f();
-  } catch (e) {
-    throw e instanceof RangeError ? new ProtocolError(`${what}: ${e.message}`) : e;
-  }
 }
 
 function srpParams(scheme: Scheme): SRPParams {
@@ -127,9 +133,13 @@ export function registration(scheme: Scheme, user: string, password: string, env
     case 'spake2plus':
       return {
         finish: async (_, kdf) => {
-          const { w0, w1, L } = await spake2plusRegister(pw, id, serverID, (input, n) => stretch(env, input, kdf, n));
+          const { w0, w1, L } = await spake2plusRegister(pw, id, serverID, spake2plusPBKDF(env, kdf));
           w1.fill(0);
-          return concat(w0, L);
+          try {
+            return concat(w0, L);
+          } finally {
+            w0.fill(0);
+          }
         },
       };
     case 'apakepq':
@@ -139,7 +149,7 @@ export function registration(scheme: Scheme, user: string, password: string, env
     case 'srp-2048':
     case 'srp-3072':
       return {
-        finish: (salt, kdf) => withKey(env, pw, kdf, (key) => protocol(() => srpParams(scheme).verifier(id, key, salt), 'registration')),
+        finish: (salt, kdf) => withKey(env, pw, kdf, (key) => srpParams(scheme).verifier(id, key, salt)),
       };
   }
   throw new RangeError(`scheme ${JSON.stringify(scheme)} is not one this client speaks (${schemes.join(', ')})`);
@@ -169,7 +179,7 @@ export function login(scheme: Scheme, user: string, password: string, env: Env):
       return {
         needsParams: true,
         start: async (kdf) => {
-          const { w0, w1 } = await spake2plusRegister(pw, id, serverID, (input, n) => stretch(env, input, kdf, n));
+          const { w0, w1 } = await spake2plusW(pw, id, serverID, spake2plusPBKDF(env, kdf));
           try {
             prover = new SPAKE2PlusProver(context, id, serverID, w0, w1); // keeps its own copies
           } finally {

@@ -122,6 +122,20 @@ export async function spake2plusRegister(
   idVerifier: Uint8Array,
   pbkdf: SPAKE2PlusPBKDF,
 ): Promise<{ w0: Uint8Array; w1: Uint8Array; L: Uint8Array }> {
+  const { w0, w1 } = await spake2plusW(password, idProver, idVerifier, pbkdf);
+  return { w0, w1, L: Point.BASE.multiply(Fn.fromBytes(w1)).toBytes(false) };
+}
+
+/**
+ * w0 and w1 of spake2plusRegister without L: what a prover needs at each
+ * login (L = w1*P is the verifier's, and costs a scalar multiplication).
+ */
+export async function spake2plusW(
+  password: Uint8Array,
+  idProver: Uint8Array,
+  idVerifier: Uint8Array,
+  pbkdf: SPAKE2PlusPBKDF,
+): Promise<{ w0: Uint8Array; w1: Uint8Array }> {
   if (password.length === 0) throw new RangeError('SPAKE2+: empty password');
   const input = lengthPrefixed(password, idProver, idVerifier);
   let out: Uint8Array;
@@ -135,7 +149,7 @@ export async function spake2plusRegister(
   const s1 = Fn.create(bytesToNumberBE(out.subarray(PBKDF_HALF)));
   out.fill(0);
   if (s0 === 0n || s1 === 0n) throw new RangeError('SPAKE2+: w0 or w1 is zero');
-  return { w0: Fn.toBytes(s0), w1: Fn.toBytes(s1), L: Point.BASE.multiply(s1).toBytes(false) };
+  return { w0: Fn.toBytes(s0), w1: Fn.toBytes(s1) };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Scrypt } from './stretch.js';
 /**
  * A Scrypt that runs in the Web Worker at url (the bundled worker.js;
  * `kexlab serve` serves it at /app/worker.js). One worker serves every
- * call, one job at a time in order.
+ * call; concurrent jobs share it (scryptAsync yields between chunks).
  */
 export function workerScrypt(url: string | URL): Scrypt {
   let w: Worker | undefined;
@@ -36,8 +36,9 @@ export function workerScrypt(url: string | URL): Scrypt {
     const id = next++;
     return new Promise<Uint8Array>((resolve, reject) => {
       jobs.set(id, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
-      // A copy: the worker clears its password when done.
-      w!.postMessage({ id, password: password.slice(), salt, N, r, p, dkLen });
+      // A copy, moved (not cloned) to the worker, which clears it when done.
+      const copy = password.slice();
+      w!.postMessage({ id, password: copy, salt, N, r, p, dkLen }, [copy.buffer]);
     });
   };
 }

@@ -117,7 +117,6 @@ for (const c of fake) {
 
 test('every P-256 vector ran (2 real + 1 fake)', () => {
   assert.equal(ran, 3);
-  assert.ok(ran >= 2);
 });
 
 // DeriveKeyPair against RFC 9497 Appendix A.3.1 (P256-SHA256, OPRF mode):

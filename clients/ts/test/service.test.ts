@@ -4,7 +4,7 @@
 // alike, password change, logout, for each scheme the client speaks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, schemes, AuthError, ServiceError, NetworkError, RateLimitError, parseServerTiming } from '../src/index.js';
+import { Client, schemes, AuthError, ServiceError, NetworkError, ProtocolError, RateLimitError, parseServerTiming } from '../src/index.js';
 import { startService, type Service } from './serve.js';
 
 let svc: Service;
@@ -79,4 +79,20 @@ test('parseServerTiming takes any header without throwing and keeps only finite 
     for (let j = 0; j < (i % 40); j++) h += alphabet[Math.floor(Math.random() * alphabet.length)];
     for (const v of Object.values(parseServerTiming(h))) assert.ok(Number.isFinite(v) && v >= 0, `${JSON.stringify(h)} -> ${v}`);
   }
+});
+
+test('caller mistakes are RangeErrors before any request; scrypt work over the memory bound is a ProtocolError', async () => {
+  let calls = 0;
+  const counting = (async () => {
+    calls++;
+    throw new Error('no request expected');
+  }) as typeof fetch;
+  const c = new Client('http://127.0.0.1:9', { fetch: counting });
+  await assert.rejects(c.login('opaque', 'alice', ''), RangeError);
+  await assert.rejects(c.register('spake2plus', '', 'pw'), RangeError);
+  assert.equal(calls, 0);
+  // N = 2^22, r = 8: 4 GiB, within the Go client's bounds but not this one's.
+  const greedy = (async () => new Response(JSON.stringify({ kdf: { alg: 'scrypt', n: 1 << 22, r: 8, p: 1, salt: 'AAAAAAAAAAAAAAAAAAAAAA' } }))) as typeof fetch;
+  await assert.rejects(new Client('http://127.0.0.1:9', { fetch: greedy }).login('spake2plus', 'alice', 'pw'),
+    (e) => e instanceof ProtocolError && /MiB/.test(e.message));
 });

@@ -210,7 +210,9 @@ func (p *Point) IsIdentity() int { return p.p.IsInfinity() }
 
 // ScalarMult sets p = s*q and returns p, in constant time.
 func (p *Point) ScalarMult(s *Scalar, q *Point) *Point {
-	r, err := nistec.NewP256Point().ScalarMult(q.p, s.Bytes())
+	var b [ScalarSize]byte
+	defer clear(b[:]) // the secret scalar's bytes
+	r, err := nistec.NewP256Point().ScalarMult(q.p, s.s.FillBytes(&b))
 	if err != nil {
 		panic("group: unreachable: 32-byte scalar rejected: " + err.Error())
 	}
@@ -220,7 +222,9 @@ func (p *Point) ScalarMult(s *Scalar, q *Point) *Point {
 
 // ScalarBaseMult sets p = s*G and returns p, in constant time.
 func (p *Point) ScalarBaseMult(s *Scalar) *Point {
-	r, err := nistec.NewP256Point().ScalarBaseMult(s.Bytes())
+	var b [ScalarSize]byte
+	defer clear(b[:])
+	r, err := nistec.NewP256Point().ScalarBaseMult(s.s.FillBytes(&b))
 	if err != nil {
 		panic("group: unreachable: 32-byte scalar rejected: " + err.Error())
 	}

@@ -79,12 +79,6 @@ type Scalar struct {
 	l [4]uint64 // x·2^256 mod n, little-endian limbs, < n
 }
 
-// Zero sets s = 0 and returns s.
-func (s *Scalar) Zero() *Scalar {
-	s.l = [4]uint64{}
-	return s
-}
-
 // One sets s = 1 and returns s.
 func (s *Scalar) One() *Scalar {
 	// 2^256 mod n = 2^256 - n.

@@ -5,8 +5,6 @@ package pbkdf2
 import (
 	"encoding/binary"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -83,35 +81,6 @@ func TestIterateSHANI(t *testing.T) {
 	if u != ([8]uint32{1}) || tt != ([8]uint32{2}) {
 		t.Fatal("n=0 changed U or T")
 	}
-}
-
-// TestDetect checks the package's CPUID against the flags Linux reports
-// in /proc/cpuinfo, where that exists.
-func TestDetect(t *testing.T) {
-	t.Logf("SHA extensions %v, AVX %v", hasSHANI, hasAVX)
-	info, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, line := range strings.Split(string(info), "\n") {
-		name, value, ok := strings.Cut(line, ":")
-		if !ok || strings.TrimSpace(name) != "flags" {
-			continue
-		}
-		flags := map[string]bool{}
-		for _, f := range strings.Fields(value) {
-			flags[f] = true
-		}
-		want := flags["sha_ni"] && flags["ssse3"] && flags["sse4_1"]
-		if hasSHANI != want {
-			t.Errorf("hasSHANI = %v, /proc/cpuinfo says %v", hasSHANI, want)
-		}
-		if hasAVX != flags["avx"] {
-			t.Errorf("hasAVX = %v, /proc/cpuinfo says %v", hasAVX, flags["avx"])
-		}
-		return
-	}
-	t.Skip("no flags line in /proc/cpuinfo")
 }
 
 // iterateCalls is iterateSHANI as a Go loop around the one-block assembly

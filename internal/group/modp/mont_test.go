@@ -495,6 +495,9 @@ func TestModPAllocs(t *testing.T) {
 // The short version takes about a second; MODP_TIMING=long runs ten times
 // as many samples.
 func TestModPExpTiming(t *testing.T) {
+	if testing.Short() { // as p256scalar's: -short runs (arm64 under qemu) skip timing
+		t.Skip("timing test")
+	}
 	samples := 200
 	if os.Getenv("MODP_TIMING") == "long" {
 		samples = 2000

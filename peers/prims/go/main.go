@@ -175,6 +175,9 @@ func command(f []string) (string, error) {
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return "", err
 		}
+		if iter < 1 || dklen < 1 || dklen > 1<<16 {
+			return "", fmt.Errorf("pbkdf2: iterations %d, length %d", iter, dklen)
+		}
 		fn = func() []byte { return kexlabPBKDF2(b[0], b[1], iter, dklen) }
 	case op == "mlkem512" && len(args) == 3:
 		b, err := unhex(args)

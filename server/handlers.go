@@ -236,8 +236,8 @@ func (s *Server) backoff(f store.Failures) error {
 		return e
 	}
 	if f.Count >= s.cfg.MaxFailures {
-		// Locked until the purge drops the counter, a day after its
-		// last counted failure (refused starts do not count).
+		// Locked until the counter is a day idle (store.FailureIdle:
+		// StartAttempt then counts from zero; refused starts do not count).
 		return limited(max(f.Last.Add(store.FailureIdle).Sub(s.cfg.Now()), time.Minute))
 	}
 	if f.Count < s.cfg.FreeFailures {

@@ -9,6 +9,9 @@ import (
 	"github.com/kexlab/kexlab/bench"
 )
 
+// maxLoadLatencyMS is the ceiling of kexlab load's histogram (10 min).
+const maxLoadLatencyMS = 600000
+
 // ReadLoad decodes a `kexlab load -o` result. It returns nil, nil when b is
 // not one (no "format": "kexlab-load/1" object), so that a caller can try
 // the other formats, and an error for a load result that does not hold
@@ -45,6 +48,10 @@ func ReadLoad(b []byte) (*bench.LoadResult, error) {
 		return nil, fmt.Errorf("load result: concurrency %d, ok %d, n %d", l.Concurrency, l.OK, lat.N)
 	case !finite(l.Rate, l.Seconds, l.Throughput, lat.Min, lat.Mean, lat.P50, lat.P90, lat.P99, lat.P999, lat.Max):
 		return nil, fmt.Errorf("load result: a negative or non-finite number")
+	case l.Rate > 1e6 || l.Throughput > 1e9 || l.Seconds > 1e7 || lat.Max > maxLoadLatencyMS:
+		// The generator's own limits: at most 1e6/s offered, a 10-minute
+		// histogram ceiling.
+		return nil, fmt.Errorf("load result: rate, throughput, seconds or latency beyond what kexlab load measures")
 	case lat.N > 0 && !(lat.Min <= lat.P50 && lat.P50 <= lat.P90 && lat.P90 <= lat.P99 && lat.P99 <= lat.P999 && lat.P999 <= lat.Max):
 		return nil, fmt.Errorf("load result: latency percentiles out of order")
 	}

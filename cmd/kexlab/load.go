@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -30,13 +28,6 @@ func cmdLoad(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "write the result as JSON to this file")
 	if err := parse(fs, args); err != nil {
 		return err
-	}
-	u, err := url.Parse(*target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%w: -url %q: want http(s)://host:port", errUsage, *target)
-	}
-	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("%w: -url %s: the load generator drives loopback services only", errUsage, *target)
 	}
 	var progressed bool
 	cfg := load.Config{URL: *target, Scheme: *scheme, Accounts: *accounts,

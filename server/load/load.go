@@ -61,8 +61,8 @@ func (l Loop) check() error {
 	switch {
 	case l.Concurrency < 1 || l.Concurrency > 10000:
 		return fmt.Errorf("load: concurrency %d: want 1 to 10000", l.Concurrency)
-	case math.IsNaN(l.Rate) || l.Rate < 0 || l.Rate > 1e6:
-		return fmt.Errorf("load: rate %v: want 0 (closed loop) to 1e6 per second", l.Rate)
+	case math.IsNaN(l.Rate) || l.Rate < 0 || l.Rate > 1e6 || (l.Rate > 0 && l.Rate < 1e-3):
+		return fmt.Errorf("load: rate %v: want 0 (closed loop) or 0.001 to 1e6 per second", l.Rate)
 	case l.Duration <= 0 || l.Duration > 24*time.Hour:
 		return fmt.Errorf("load: duration %v: want (0, 24h]", l.Duration)
 	case l.Requests < 0 || l.Warmup < 0 || l.Warmup > time.Hour:
@@ -98,7 +98,12 @@ func run(ctx context.Context, loop Loop, op func(context.Context) error, progres
 			return nil, err
 		}
 	}
-	return measure(ctx, loop, op, progress)
+	res, err := measure(ctx, loop, op, progress)
+	if err == nil && ctx.Err() != nil {
+		// Cut short by the caller (an interrupt): not a complete run.
+		return nil, fmt.Errorf("load: interrupted after %.1f s: %w", res.Seconds, ctx.Err())
+	}
+	return res, err
 }
 
 func measure(ctx context.Context, loop Loop, op func(context.Context) error, progress func(Progress)) (*Result, error) {

@@ -89,10 +89,22 @@ func TestBoundsAndErrors(t *testing.T) {
 	if res.OK != 3 || res.Errors["rate_limited"] != 3 || res.Errors["other"] != 3 || res.Latency.N != 3 {
 		t.Errorf("ok %d, errors %v, latency n %d", res.OK, res.Errors, res.Latency.N)
 	}
-	for _, bad := range []Loop{{}, {Concurrency: 1}, {Concurrency: 1, Duration: time.Second, Rate: -1}, {Concurrency: 1, Duration: time.Second, Requests: -1}} {
+	for _, bad := range []Loop{{}, {Concurrency: 1}, {Concurrency: 1, Duration: time.Second, Rate: -1}, {Concurrency: 1, Duration: time.Second, Rate: 1e-10}, {Concurrency: 1, Duration: time.Second, Requests: -1}} {
 		if _, err := run(context.Background(), bad, sleeper(0), nil); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
+	}
+}
+
+// TestInterrupted: a run its caller cancels is an error, not a result.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if res, err := run(ctx, Loop{Concurrency: 1, Duration: 10 * time.Second}, sleeper(time.Millisecond), nil); err == nil || res != nil {
+		t.Errorf("interrupted run: %+v, %v", res, err)
+	}
+	if _, err := Run(context.Background(), Config{URL: "http://10.0.0.1:80", Scheme: "opaque", Accounts: 1, Loop: Loop{Concurrency: 1, Duration: time.Second}}); err == nil {
+		t.Error("a non-loopback service was accepted")
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"sync/atomic"
 	"time"
 
@@ -24,8 +26,16 @@ type Config struct {
 	Progress func(Progress)
 }
 
-// Check reports a configuration Run refuses.
+// Check reports a configuration Run refuses: a service not on a loopback
+// address (load tests stay on this machine), out-of-range counts.
 func (cfg *Config) Check() error {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("load: URL %q: want http(s)://host:port", cfg.URL)
+	}
+	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("load: URL %s: the load generator drives loopback services only", cfg.URL)
+	}
 	if cfg.Accounts < 1 || cfg.Accounts > 100000 {
 		return fmt.Errorf("load: accounts %d: want 1 to 100000", cfg.Accounts)
 	}

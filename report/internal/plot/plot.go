@@ -24,12 +24,16 @@ func esc(s string) string { return xmlEscaper.Replace(s) }
 type logScale struct{ lo, hi, a, b float64 }
 
 func newLogScale(lo, hi, a, b float64) logScale {
-	if !(lo > 0) {
+	// Finite positive bounds within 1e±300, so that the padding and the
+	// tick loop stay finite whatever the data.
+	if !(lo > 0) || math.IsInf(lo, 0) {
 		lo = 1
 	}
-	if !(hi > lo) {
+	lo = min(max(lo, 1e-300), 1e300)
+	if !(hi > lo) || math.IsInf(hi, 0) {
 		hi = lo * 10
 	}
+	hi = min(hi, 1e300)
 	// Pad to whole 1-2-5 steps so the extreme marks are not on the frame.
 	return logScale{lo: lo / 1.25, hi: hi * 1.25, a: a, b: b}
 }

@@ -1,6 +1,10 @@
 package plot
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+)
 
 func TestLogScaleTicks(t *testing.T) {
 	s := newLogScale(1000, 1e6, 0, 100)
@@ -15,5 +19,15 @@ func TestLogScaleTicks(t *testing.T) {
 	}
 	if s.at(1000) >= s.at(1e6) {
 		t.Error("scale not increasing")
+	}
+}
+
+// TestScatterExtremeValues: huge, infinite and tiny values still draw, in
+// bounded time (an infinite bound once made the tick loop run forever).
+func TestScatterExtremeValues(t *testing.T) {
+	pts := []Point{{Label: "a", X: 1e308, Y: math.Inf(1)}, {Label: "b", X: 1e-320, Y: 1e303}, {Label: "c", X: 5, Y: 7}}
+	f := func(v float64) string { return "v" }
+	if svg := Scatter("t", "x", "y", pts, f, f); !strings.Contains(svg, "<svg") {
+		t.Error("no SVG")
 	}
 }

@@ -94,6 +94,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 		{"StartAttempt", s.startAttempt},
 		{"StartAttemptRace", s.startAttemptRace},
 		{"StartAttemptVsReset", s.startAttemptVsReset},
+		{"StartAttemptIdle", s.startAttemptIdle},
 		{"AddFailureRace", s.addFailureRace},
 		{"TakeTokenBurst", s.takeTokenBurst},
 		{"TakeTokenRefillCap", s.takeTokenRefillCap},

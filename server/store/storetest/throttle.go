@@ -201,6 +201,31 @@ func (s *suite) startAttemptRace(t *testing.T) {
 	}
 }
 
+// startAttemptIdle: a counter idle for store.FailureIdle counts from zero
+// again at the next StartAttempt, purge or not (a lock-out ends).
+func (s *suite) startAttemptIdle(t *testing.T) {
+	st := s.open(t)
+	for range 3 {
+		_, err := st.AddFailure(ctx(t), "dave", t0)
+		noErr(t, "AddFailure", err)
+	}
+	var seen store.Failures
+	later := t0.Add(store.FailureIdle + time.Second)
+	f, err := st.StartAttempt(ctx(t), "dave", later, func(f store.Failures) error { seen = f; return nil })
+	noErr(t, "StartAttempt", err)
+	if seen.Count != 0 || f.Count != 1 {
+		t.Errorf("a day idle: allow saw %+v, the count is now %d; want 0 and 1", seen, f.Count)
+	}
+	recent := t0.Add(store.FailureIdle / 2)
+	_, err = st.AddFailure(ctx(t), "erin", t0)
+	noErr(t, "AddFailure", err)
+	_, err = st.StartAttempt(ctx(t), "erin", recent, func(f store.Failures) error { seen = f; return nil })
+	noErr(t, "StartAttempt", err)
+	if seen.Count != 1 {
+		t.Errorf("half a day idle: allow saw %+v, want Count 1", seen)
+	}
+}
+
 // startAttemptVsReset: StartAttempt while other goroutines reset the same
 // counter (a successful login elsewhere) never fails: the counter it
 // locks may vanish between statements, which the PostgreSQL store once

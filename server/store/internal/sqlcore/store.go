@@ -352,8 +352,12 @@ func (s *Store) AddFailure(ctx context.Context, user string, now time.Time) (sto
 // UPDATE left a window in which a successful login on another instance
 // deleted the counter — ResetFailures — and the SELECT found no row: a
 // 500 under load through a balancer, about 1 login in 300.)
+//
+// A counter whose last failure is older than store.FailureIdle ($3, the
+// cutoff) starts again from zero here, as the purge would have deleted it:
+// an account's lock-out ends after a day whether or not an instance purges.
 const lockFailures = `INSERT INTO failures (username, fails, last_failure) VALUES ($1, 0, $2)
-	ON CONFLICT (username) DO UPDATE SET fails = failures.fails
+	ON CONFLICT (username) DO UPDATE SET fails = CASE WHEN failures.last_failure < $3 THEN 0 ELSE failures.fails END
 	RETURNING fails, last_failure`
 
 // StartAttempt implements store.Store: in one write transaction, read the
@@ -369,7 +373,7 @@ func (s *Store) StartAttempt(ctx context.Context, user string, now time.Time, al
 		refusal error
 	)
 	err := s.db.Tx(ctx, func(q Querier) error {
-		cur, err := scanFailures(q.QueryRow(ctx, lockFailures, user, now))
+		cur, err := scanFailures(q.QueryRow(ctx, lockFailures, user, now, now.Add(-store.FailureIdle)))
 		if err != nil {
 			return err
 		}

@@ -76,6 +76,12 @@ loadtest: postgres haproxy
 	KEXLAB_LOADTEST=1 KEXLAB_REQUIRE_HAPROXY=1 KEXLAB_REQUIRE_POSTGRES=1 \
 	$(GO) test -count=1 -run TestScaleOutBehindHAProxy -v -timeout 20m ./cmd/kexlab/
 
+# The service study (Heterogeneous-PAKE's experiments; about 8 minutes on
+# 2 cores): out/load-study/study.json and report.html.
+.PHONY: loadstudy
+loadstudy: build
+	bin/kexlab load-study -o out/load-study/study.json
+
 .PHONY: srp-peers
 srp-peers:
 	scripts/srp-peers.sh

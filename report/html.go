@@ -22,6 +22,7 @@ func Write(w io.Writer, runs []*bench.Results) error {
 type view struct {
 	Generated string
 	Load      []loadRow
+	Study     []studyView
 	Runs      []runView
 	Figures   []template.HTML
 	Across    []Across

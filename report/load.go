@@ -21,11 +21,11 @@ type loadRow struct {
 	N                             int64
 }
 
-// WriteAll renders the report of runs and of load-generator results (either
-// may be empty, not both).
-func WriteAll(w io.Writer, runs []*bench.Results, loads []*bench.LoadResult) error {
+// WriteAll renders the report of runs, of load-generator results and of
+// service studies (any may be empty, not all).
+func WriteAll(w io.Writer, runs []*bench.Results, loads []*bench.LoadResult, studies ...*bench.ServiceStudy) error {
 	var an []Run
-	if len(runs) > 0 || len(loads) == 0 {
+	if len(runs) > 0 || (len(loads) == 0 && len(studies) == 0) {
 		var err error
 		if an, err = Analyze(runs); err != nil {
 			return err
@@ -33,6 +33,7 @@ func WriteAll(w io.Writer, runs []*bench.Results, loads []*bench.LoadResult) err
 	}
 	v := build(an)
 	v.Load = loadRows(loads)
+	v.Study = studyViews(studies)
 	if fig := loadFigure(loads); fig != "" {
 		v.Figures = append(v.Figures, template.HTML(fig))
 	}

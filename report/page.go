@@ -29,11 +29,27 @@ figure { margin: 1.5em 0; }
 {{end}}
 {{with .Load}}<h2 id="load">Service load (kexlab load)</h2>
 <p class="note">Logins against a running kexlab serve. Closed loop: c clients back to back (the peak). Open loop: logins due at the offered rate, latency counted from when each was due (no coordinated omission). Latency of successful logins (HdrHistogram).</p>
-<table class="load">
-<tr><th class="l">scheme</th><th class="l">loop</th><th>clients</th><th>offered</th><th>throughput</th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th class="l">errors</th></tr>
-{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Loop}}</td><td>{{.Concurrency}}</td><td>{{.Offered}}</td><td>{{.Throughput}}</td><td>{{.N}}</td><td>{{.P50}}</td><td>{{.P90}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Max}}</td><td class="l">{{.Errors}}</td></tr>
+{{template "loadtable" .}}{{end}}
+{{range .Study}}<h2 id="service-study">Service study (kexlab load-study)</h2>
+<p class="note">The Heterogeneous-PAKE study's service experiments against kexlab serve -study on {{.Machine.CPUModel}} ({{.Machine.Cores}} cores, {{.Machine.Time}}): {{.Shape}}. Per core: successful logins per second of the service process's CPU time. Primitive limit: the server-side group operations, KEM calls or hash of one login alone, median [Q1, Q3] of timed rounds on CPU time. Targets: per-core rate ≥ 80 % of the limit; p99 at 70 % of the peak ≤ 3 × the unloaded median. bcrypt and Argon2id logins send the password (a baseline only).</p>
+<table class="study">
+<tr><th class="l">scheme</th><th class="l">kind</th><th>peak</th><th>per core at the peak</th><th>primitive limit per login → per core</th><th>% of limit</th><th class="l">≥ 80 %</th><th>unloaded p50</th><th>p99 at 70 % of peak</th><th>ratio</th><th class="l">≤ 3×</th></tr>
+{{range .Schemes}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Kind}}</td><td>{{.Peak}}</td><td>{{.PerCore}}</td><td>{{.Limit}}</td><td>{{.Pct}}</td><td class="l">{{.PctVerdict}}</td><td>{{.P50}}</td><td>{{.P99}}</td><td>{{.Ratio}}</td><td class="l">{{.RatioVerdict}}</td></tr>
+{{end}}</table>
+{{with .Seed}}<h3>Beside the study's peaks (its abstract and Table 7: i9-7900X, 10 cores, with a Titan V)</h3>
+<table class="seed">
+<tr><th class="l">scheme</th><th>study, operations/s</th><th>here, logins/s</th><th>here, per core</th><th>here, per core × 10</th><th class="l">what differs</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td>{{.Seed}}</td><td>{{.Ours}}</td><td>{{.PerCore}}</td><td>{{.OursCores}}</td><td class="l">{{.Note}}</td></tr>
 {{end}}</table>{{end}}
-{{with .Across}}<h2 id="across">Across runs</h2>
+{{with .Dispatch}}<h3>Dispatcher delay against batch size: the fitted model (its Table 6)</h3>
+<table class="dispatch">
+<tr><th class="l">scheme</th><th class="l">backend</th><th>T (batch latency)</th><th>k (per task, wall)</th><th>primitive limit (CPU)</th><th>k − limit</th><th>R²</th><th>batches per size</th><th class="l">threshold t = ⌈T/k⌉</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Backend}}</td><td>{{.T}}</td><td>{{.K}}</td><td>{{.Limit}}</td><td>{{.Over}}</td><td>{{.R2}}</td><td>{{.Reps}}</td><td class="l">{{.Threshold}}</td></tr>
+{{end}}</table>{{end}}
+{{range .Figures}}<figure>{{.}}</figure>
+{{end}}<details><summary>Every load point</summary>
+{{template "loadtable" .Points}}</details>
+{{end}}{{with .Across}}<h2 id="across">Across runs</h2>
 <p class="note">Each scheme of a later run against the same scheme in the first run ({{(index . 0).Baseline}}): two-sided Mann–Whitney U test, all comparisons one Holm family, α = 0.05; Cliff's δ negative means the later run is faster.</p>
 <table class="across">
 <tr><th class="l">scheme</th><th class="l">run</th><th>median</th><th>median in {{(index . 0).Baseline}}</th><th>shift</th><th>Cliff's δ</th><th>p</th><th>p (Holm)</th><th class="l">verdict</th></tr>
@@ -108,4 +124,8 @@ figure { margin: 1.5em 0; }
 {{end}}
 </body>
 </html>
+{{define "loadtable"}}<table class="load">
+<tr><th class="l">scheme</th><th class="l">loop</th><th>clients</th><th>offered</th><th>throughput</th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th class="l">errors</th></tr>
+{{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Loop}}</td><td>{{.Concurrency}}</td><td>{{.Offered}}</td><td>{{.Throughput}}</td><td>{{.N}}</td><td>{{.P50}}</td><td>{{.P90}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Max}}</td><td class="l">{{.Errors}}</td></tr>
+{{end}}</table>{{end}}
 `

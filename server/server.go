@@ -120,6 +120,13 @@ type Config struct {
 	// Page, when set, serves GET / and GET /app/… (the sign-in page of
 	// package server/web); the API's routes take precedence.
 	Page http.Handler
+	// Study adds what the Heterogeneous-PAKE study measured beside the
+	// offered schemes, for comparison on a test machine only: SRP over
+	// the 1024- and 1536-bit groups of RFC 5054 (too small for use), and
+	// logins that send the password to be checked against a bcrypt or
+	// Argon2id hash (hashlogin.go). kexlab serve allows it on loopback
+	// addresses only.
+	Study bool
 }
 
 func (c *Config) defaults() {
@@ -168,6 +175,8 @@ type Server struct {
 	st      store.Store
 	log     *slog.Logger
 	schemes map[string]scheme
+	hashes  map[string]hashScheme // Config.Study's password hashes
+	fakes   map[string][]byte     // the hashes' records for unknown users
 	seal    cipher.AEAD
 	signer  *signer
 	mux     *http.ServeMux
@@ -217,6 +226,17 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.schemes = map[string]scheme{"srp-2048": srp2048, "srp-3072": srp3072, "opaque": op, "spake2plus": sp, "apakepq": pq}
+	if cfg.Study {
+		srp1024, err1 := newSRP(1024, cfg.Secrets, cfg.KDF)
+		srp1536, err2 := newSRP(1536, cfg.Secrets, cfg.KDF)
+		s.hashes = hashSchemes()
+		fakes, err3 := newFakeHashes(s.hashes)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.schemes["srp-1024"], s.schemes["srp-1536"], s.fakes = srp1024, srp1536, fakes
+	}
 	s.routes()
 	s.startPurger()
 	return s, nil
@@ -247,9 +267,24 @@ func (s *Server) Schemes() []string {
 	return slices.Sorted(maps.Keys(s.schemes))
 }
 
+// HashSchemes lists the password-hash logins of Config.Study (none
+// without it).
+func (s *Server) HashSchemes() []string {
+	return slices.Sorted(maps.Keys(s.hashes))
+}
+
 // pageRoutes are Config.Page's: the sign-in page, not part of the API
 // (openapi.json).
 var pageRoutes = []string{"GET /{$}", "GET /app/"}
+
+// studyRoutes are Config.Study's password-hash logins (hashlogin.go): a
+// baseline for measurements, not part of the API (openapi.json).
+func (s *Server) studyRoutes() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"POST /v1/hash/register": s.api(s.hashRegister),
+		"POST /v1/hash/login":    s.api(s.hashLogin),
+	}
+}
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
@@ -268,6 +303,11 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /readyz", s.api(s.ready))
 	m.HandleFunc("GET /v1/openapi.json", s.api(s.openapi))
 	m.Handle("GET /metrics", s.m.handler())
+	if s.cfg.Study {
+		for p, h := range s.studyRoutes() {
+			m.Handle(p, h)
+		}
+	}
 	if s.cfg.Page != nil {
 		for _, p := range pageRoutes {
 			m.Handle(p, s.cfg.Page)

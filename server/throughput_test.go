@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,13 +25,10 @@ import (
 
 	"github.com/kexlab/kexlab/bench/meter"
 	"github.com/kexlab/kexlab/bench/stats"
-	"github.com/kexlab/kexlab/internal/floor"
-	"github.com/kexlab/kexlab/pake/apakepq"
 	"github.com/kexlab/kexlab/pake/opaque"
-	"github.com/kexlab/kexlab/pake/spake2plus"
-	"github.com/kexlab/kexlab/pake/srp"
 	"github.com/kexlab/kexlab/server"
 	"github.com/kexlab/kexlab/server/client"
+	"github.com/kexlab/kexlab/server/loadstudy"
 	"github.com/kexlab/kexlab/server/store/sqlite"
 )
 
@@ -153,26 +149,11 @@ func bareLogin(hc *http.Client, url string) error {
 
 // serverFloor returns the server's share of scheme's primitive limit.
 func serverFloor(tb testing.TB, scheme string) func() error {
-	var f *floor.Floor
-	var err error
-	switch scheme {
-	case "srp-2048", "srp-3072":
-		bits, _ := strconv.Atoi(strings.TrimPrefix(scheme, "srp-"))
-		var p *srp.Params
-		if p, err = srp.NewParams(bits, crypto.SHA256); err == nil {
-			f, err = srp.Unavoidable(nil, p)
-		}
-	case "spake2plus":
-		f, err = spake2plus.Unavoidable(nil)
-	case "opaque":
-		f, err = opaque.Unavoidable(nil, opaque.Identity)
-	case "apakepq":
-		f, err = apakepq.Unavoidable(nil, server.APAKEPQIterations)
+	f, err := loadstudy.Limit(scheme)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	if err != nil || f == nil || f.Server == nil {
-		tb.Fatalf("%s: no server floor (%v)", scheme, err)
-	}
-	return f.Server
+	return f
 }
 
 func benchLogin(b *testing.B, scheme string) {

@@ -62,3 +62,76 @@ func ReadLoad(b []byte) (*bench.LoadResult, error) {
 	}
 	return &l, nil
 }
+
+// ReadServiceStudy decodes a `kexlab load-study -o` result. It returns nil,
+// nil when b is not one (no "format": "kexlab-service-study/1"), and an
+// error for one that does not hold together: each load point is checked
+// as ReadLoad checks a load result, and every number must be finite and
+// not negative.
+func ReadServiceStudy(b []byte) (*bench.ServiceStudy, error) {
+	var probe struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(b, &probe) != nil || probe.Format != bench.ServiceStudyFormat {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var st bench.ServiceStudy
+	if err := dec.Decode(&st); err != nil {
+		return nil, fmt.Errorf("service study: %w", err)
+	}
+	bad := func(vs ...float64) bool {
+		for _, v := range vs {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e12 {
+				return true
+			}
+		}
+		return false
+	}
+	checkPoint := func(l bench.LoadResult) error {
+		l.Format = bench.LoadFormat
+		raw, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		_, err = ReadLoad(raw)
+		return err
+	}
+	if bad(st.PointSeconds, st.WarmupSeconds) || st.Accounts < 0 {
+		return nil, fmt.Errorf("service study: a negative or non-finite shape")
+	}
+	for _, d := range st.Dispatch {
+		if d.Scheme == "" || bad(d.TMs, d.KMs) || math.IsNaN(d.R2) || math.IsInf(d.R2, 0) || d.Reps < 0 {
+			return nil, fmt.Errorf("service study: dispatcher fit of %q: a missing scheme or a negative or non-finite number", d.Scheme)
+		}
+		for _, p := range d.Points {
+			if p.Size < 1 || bad(p.Ms) {
+				return nil, fmt.Errorf("service study: dispatcher fit of %s: batch %d of %v ms", d.Scheme, p.Size, p.Ms)
+			}
+		}
+	}
+	for _, p := range st.Throughput {
+		if p.Scheme == "" || p.MaxBatch < 1 || p.Conns < 1 || bad(p.ServerCPUS, p.PerCore) {
+			return nil, fmt.Errorf("service study: throughput point of %q: a missing field or a bad number", p.Scheme)
+		}
+		if err := checkPoint(p.Result); err != nil {
+			return nil, fmt.Errorf("service study: %s, %d connections: %w", p.Scheme, p.Conns, err)
+		}
+	}
+	for _, p := range st.Latency {
+		if p.Scheme == "" || bad(p.Fraction) {
+			return nil, fmt.Errorf("service study: latency point of %q: a missing scheme or a bad fraction", p.Scheme)
+		}
+		if err := checkPoint(p.Result); err != nil {
+			return nil, fmt.Errorf("service study: %s at %v of the peak: %w", p.Scheme, p.Fraction, err)
+		}
+	}
+	for _, s := range st.Schemes {
+		if s.Scheme == "" || (s.Kind != "pake" && s.Kind != "hash") || s.PeakConns < 0 || s.PeakBatch < 0 || s.LimitN < 0 ||
+			bad(s.Peak, s.PeakPerCore, s.LimitMs, s.LimitQ1, s.LimitQ3, s.LimitPerCore, s.PctLimit, s.UnloadedP50, s.P99At70, s.Ratio) {
+			return nil, fmt.Errorf("service study: scheme %q: a missing name, an unknown kind or a bad number", s.Scheme)
+		}
+	}
+	return &st, nil
+}

@@ -65,3 +65,39 @@ func FuzzReadLoad(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadServiceStudy: any input is a study that holds together, not
+// one, or an error; never a panic.
+func FuzzReadServiceStudy(f *testing.F) {
+	st := bench.ServiceStudy{Format: bench.ServiceStudyFormat, PointSeconds: 2, Accounts: 8,
+		Dispatch:   []bench.DispatchFit{{Scheme: "opaque", Points: []bench.BatchDelay{{Size: 1, Ms: 0.4}, {Size: 8, Ms: 3.1}}, KMs: 0.39, R2: 0.99}},
+		Throughput: []bench.ThroughputPoint{{Scheme: "opaque", MaxBatch: 64, Conns: 4, Result: goodLoad()}},
+		Latency:    []bench.LatencyPoint{{Scheme: "opaque", Fraction: 0.7, Result: goodLoad()}},
+		Schemes:    []bench.SchemeSummary{{Scheme: "opaque", Kind: "pake", Peak: 500, LimitMs: 0.4}}}
+	b, _ := json.Marshal(st)
+	f.Add(b)
+	if got, err := ReadServiceStudy(b); err != nil || got == nil {
+		f.Fatalf("the seed study: %v", err)
+	}
+	f.Add([]byte(`{"format":"kexlab-service-study/1","schemes":[{"scheme":"x","kind":"pake","peak":-1}]}`))
+	f.Add([]byte(`{"format":"kexlab-service-study/1","latency":[{"scheme":"x","fraction":0.5,"result":{"loop":"open"}}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := ReadServiceStudy(b)
+		if st != nil && err != nil {
+			t.Fatal("both a study and an error")
+		}
+		if st == nil {
+			return
+		}
+		for _, p := range st.Throughput {
+			if p.Conns < 1 || p.Result.Concurrency < 1 || p.Result.Throughput < 0 {
+				t.Fatalf("accepted %+v", p)
+			}
+		}
+		for _, s := range st.Schemes {
+			if s.Kind != "pake" && s.Kind != "hash" {
+				t.Fatalf("accepted %+v", s)
+			}
+		}
+	})
+}

@@ -111,7 +111,7 @@ random order fixed by -seed.
 		return err
 	}
 	html := filepath.Join(*out, reportName)
-	if err := writeReport(html, []*bench.Results{res}); err != nil {
+	if err := writeReport(html, []*bench.Results{res}, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s, %s\n", strings.Join(paths, ", "), html)
@@ -309,12 +309,12 @@ func dur(ns float64) string {
 	return fmt.Sprintf("%dns", d)
 }
 
-func writeReport(path string, runs []*bench.Results, loads ...*bench.LoadResult) error {
+func writeReport(path string, runs []*bench.Results, loads []*bench.LoadResult, studies ...*bench.ServiceStudy) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := report.WriteAll(f, runs, loads); err != nil {
+	if err := report.WriteAll(f, runs, loads, studies...); err != nil {
 		f.Close()
 		return err
 	}

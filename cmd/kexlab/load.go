@@ -18,7 +18,7 @@ import (
 func cmdLoad(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("load", stderr)
 	target := fs.String("url", "http://127.0.0.1:8080", "the service (a loopback address only)")
-	scheme := fs.String("scheme", "srp-2048", "srp-2048, srp-3072, spake2plus, opaque or apakepq")
+	scheme := fs.String("scheme", "srp-2048", "srp-2048, srp-3072, spake2plus, opaque or apakepq (a service run with -study also takes srp-1024, srp-1536, bcrypt-10, bcrypt-12 and argon2id)")
 	accounts := fs.Int("accounts", 16, "accounts registered before the run and logged in to round robin")
 	conc := fs.Int("c", 4, "concurrent clients (closed loop) or the most logins in flight (open loop)")
 	rate := fs.Float64("rate", 0, "logins per second due, latency measured from when each was due (open loop); 0: closed loop")
@@ -59,19 +59,22 @@ func cmdLoad(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "errors: %s %d\n", kind, n)
 	}
 	if *out != "" {
-		b, err := json.MarshalIndent(res, "", " ")
-		if err != nil {
-			return err
-		}
-		if dir := filepath.Dir(*out); dir != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-		}
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+		if err := writeJSONFile(*out, res); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", *out)
 	}
 	return nil
+}
+
+// writeJSONFile writes v as indented JSON to path, creating its directory.
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }

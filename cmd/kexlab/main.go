@@ -38,6 +38,8 @@ commands:
   wg        WireGuard PSK rotator: 'wg demo', 'wg bench', 'wg key', 'wg run -config FILE'
   serve     the PAKE authentication service: SRP, SPAKE2+, OPAQUE and PQ logins over HTTP, with a sign-in page
   load      drive a kexlab serve on loopback: logins per second and latency percentiles (closed or open loop)
+  load-study  the service study (Heterogeneous-PAKE): dispatcher delay vs batch, throughput vs connections,
+            latency vs offered load, PAKE vs bcrypt/Argon2id logins; starts kexlab serve -study itself
   help      show this text
 
 Run 'kexlab <command> -h' for a command's flags.
@@ -71,6 +73,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdServe(args[1:], stdout, stderr)
 	case "load":
 		err = cmdLoad(args[1:], stdout, stderr)
+	case "load-study":
+		err = cmdLoadStudy(args[1:], stdout, stderr)
 	case "wg":
 		err = cmdWG(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -24,7 +24,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "out/report.html", "the HTML file to write")
 	labels := fs.String("labels", "", "comma-separated labels for the runs, in order (default: each run's own label)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json), an\nAndroid Jetpack Microbenchmark JSON file or a kexlab load result (-o); the\nformat is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
+		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json), an\nAndroid Jetpack Microbenchmark JSON file, a kexlab load result (-o) or a\nkexlab load-study result (-o); the format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
 		fs.PrintDefaults()
 	}
 	if err := parseQuiet(fs, args); err != nil {
@@ -41,19 +41,23 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	}
 	var runs []*bench.Results
 	var loads []*bench.LoadResult
+	var studies []*bench.ServiceStudy
 	for _, path := range fs.Args() {
-		r, l, err := loadAny(path)
+		in, err := loadAny(path)
 		if err != nil {
 			return err
 		}
-		if l != nil {
-			loads = append(loads, l)
-		} else {
-			runs = append(runs, r)
+		switch {
+		case in.load != nil:
+			loads = append(loads, in.load)
+		case in.study != nil:
+			studies = append(studies, in.study)
+		default:
+			runs = append(runs, in.run)
 		}
 	}
-	if len(ls) > 0 && len(loads) > 0 {
-		return fmt.Errorf("%w: -labels names runs; kexlab load results carry none", errUsage)
+	if len(ls) > 0 && len(loads)+len(studies) > 0 {
+		return fmt.Errorf("%w: -labels names runs; kexlab load and load-study results carry none", errUsage)
 	}
 	for i, l := range ls {
 		runs[i].Label = strings.TrimSpace(l)
@@ -63,10 +67,10 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := writeReport(*out, runs, loads...); err != nil {
+	if err := writeReport(*out, runs, loads, studies...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d runs, %d load results)\n", *out, len(runs), len(loads))
+	fmt.Fprintf(stdout, "wrote %s (%d runs, %d load results, %d service studies)\n", *out, len(runs), len(loads), len(studies))
 	if len(runs) == 0 {
 		return nil
 	}
@@ -84,30 +88,44 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadAny reads a results.json, one of the imported formats or a kexlab
-// load result: a regular file of at most export.MaxJSON bytes.
-func loadAny(path string) (*bench.Results, *bench.LoadResult, error) {
+// input is one file of kexlab report: exactly one field is set.
+type input struct {
+	run   *bench.Results
+	load  *bench.LoadResult
+	study *bench.ServiceStudy
+}
+
+// loadAny reads a results.json, one of the imported formats, a kexlab
+// load result or a kexlab load-study result: a regular file of at most
+// export.MaxJSON bytes.
+func loadAny(path string) (input, error) {
 	b, err := fileio.ReadFile(path, export.MaxJSON)
 	if err != nil {
-		return nil, nil, err
+		return input{}, err
 	}
 	if l, err := export.ReadLoad(b); l != nil || err != nil {
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
+			return input{}, fmt.Errorf("%s: %w", path, err)
 		}
-		return nil, l, nil
+		return input{load: l}, nil
+	}
+	if st, err := export.ReadServiceStudy(b); st != nil || err != nil {
+		if err != nil {
+			return input{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return input{study: st}, nil
 	}
 	r, err := importer.Detect(b)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return input{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if r == nil {
 		if r, err = export.ReadJSON(bytes.NewReader(b)); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
+			return input{}, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	if r.Label == "" {
 		r.Label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	return r, nil, nil
+	return input{run: r}, nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kexlab/kexlab/server"
+	"github.com/kexlab/kexlab/server/dispatch"
 	"github.com/kexlab/kexlab/server/store"
 	"github.com/kexlab/kexlab/server/store/postgres"
 	"github.com/kexlab/kexlab/server/store/sqlite"
@@ -41,6 +42,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	page := fs.Bool("page", true, "serve the sign-up / sign-in page at / (its script and worker under /app/)")
 	serverTiming := fs.Bool("server-timing", false, "add a Server-Timing header (queue, pake, app, in ms) to every answer, for the page's latency split; it gives clients the server's own timings")
 	scryptN := fs.Int("scrypt-n", server.DefaultKDF.N, "scrypt N of new accounts' key stretching (SRP, SPAKE2+, apakepq; a power of 2); lower it only for load tests, whose clients would otherwise spend their CPU on it")
+	study := fs.Bool("study", false, "add what the Heterogeneous-PAKE study measured, for comparison only: SRP over the 1024- and 1536-bit groups and logins that send the password to a bcrypt-10, bcrypt-12 or argon2id check (POST /v1/hash/register, /v1/hash/login); loopback addresses only")
+	workers := fs.Int("workers", 0, "dispatcher workers running the heavy steps (0: one per core)")
+	maxBatch := fs.Int("max-batch", dispatch.DefaultMaxBatch, "most tasks a dispatcher worker takes at once (1 to 4096)")
+	queueDepth := fs.Int("queue-depth", dispatch.DefaultQueueDepth, "heavy steps that may wait for a worker before the service answers 503 (1 to 1000000)")
 	origins := fs.String("allow-origin", "", "comma-separated browser origins allowed to call the API cross-origin (CORS), e.g. https://app.example")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -56,6 +61,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if *scryptN < 2 || *scryptN > 1<<22 || *scryptN&(*scryptN-1) != 0 {
 		return fmt.Errorf("%w: -scrypt-n %d: want a power of 2 from 2 to 2^22", errUsage, *scryptN)
+	}
+	if *workers < 0 || *workers > 4096 || *maxBatch < 1 || *maxBatch > 4096 || *queueDepth < 1 || *queueDepth > 1e6 {
+		return fmt.Errorf("%w: -workers 0 to 4096, -max-batch 1 to 4096, -queue-depth 1 to 1000000", errUsage)
 	}
 	kdf := server.DefaultKDF
 	kdf.N = *scryptN
@@ -78,6 +86,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if ip := net.ParseIP(host); *cert == "" && !*insecure && (ip == nil || !ip.IsLoopback()) && host != "localhost" {
 		return fmt.Errorf("%w: -addr %s is not a loopback address: give -tls-cert and -tls-key, or -insecure-http behind a TLS proxy", errUsage, *addr)
 	}
+	if ip := net.ParseIP(host); *study && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("%w: -study takes a loopback -addr: its hash logins send passwords, and SRP-1024/1536 are too weak to offer", errUsage)
+	}
 	secrets, err := server.LoadOrCreateSecrets(*data)
 	if err != nil {
 		return err
@@ -93,7 +104,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if *page {
 		pageHandler = web.Handler()
 	}
-	srv, err := server.New(server.Config{Page: pageHandler, Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
+	d := dispatch.New(dispatch.Config{Workers: *workers, MaxBatch: *maxBatch, QueueDepth: *queueDepth}, nil, nil)
+	defer d.Close()
+	srv, err := server.New(server.Config{Dispatcher: d, Study: *study, Page: pageHandler, Store: st, Secrets: secrets, Logger: log, FlowTTL: *flowTTL,
 		SessionTTL: *sessionTTL, MaxFailures: *maxFailures, InsecureCookie: *insecure,
 		RegisterRate: *regRate, RegisterBurst: *regBurst, AddrRate: *addrRate, AddrBurst: *addrBurst,
 		AllowedOrigins: splitList(*origins), PurgeEvery: *purgeEvery, ServerTiming: *serverTiming, KDF: kdf})
@@ -112,7 +125,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if *cert != "" {
 		scheme = "https"
 	}
-	fmt.Fprintf(stdout, "kexlab serve: listening on %s://%s (schemes %s; store %s)\n", scheme, ln.Addr(), strings.Join(srv.Schemes(), ", "), storeName(*db, *data))
+	schemes := strings.Join(append(srv.Schemes(), srv.HashSchemes()...), ", ")
+	fmt.Fprintf(stdout, "kexlab serve: listening on %s://%s (schemes %s; store %s)\n", scheme, ln.Addr(), schemes, storeName(*db, *data))
+	if *study {
+		log.Warn("study mode: SRP-1024/1536 and password-hash logins are on, for measurements only")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan error, 1)

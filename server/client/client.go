@@ -156,7 +156,7 @@ func (c *Client) loginParams(ctx context.Context, user, scheme string) (*kdfPara
 
 // srpParams returns the parameters of an "srp-BITS" scheme.
 func srpParams(scheme string) (*srp.Params, error) {
-	bits, ok := map[string]int{"srp-2048": 2048, "srp-3072": 3072}[scheme]
+	bits, ok := map[string]int{"srp-1024": 1024, "srp-1536": 1536, "srp-2048": 2048, "srp-3072": 3072}[scheme]
 	if !ok {
 		return nil, fmt.Errorf("client: %q is not an SRP scheme", scheme)
 	}
@@ -246,9 +246,33 @@ func (c *Client) register(ctx context.Context, prefix string, sess *Session, sch
 }
 
 // Register creates the account user with scheme ("srp-2048", "srp-3072",
-// "spake2plus", "opaque" or "apakepq").
+// "spake2plus", "opaque" or "apakepq"; a service in study mode also
+// takes "srp-1024", "srp-1536" and the password hashes of IsHash).
 func (c *Client) Register(ctx context.Context, scheme, user string, password []byte) error {
+	if IsHash(scheme) {
+		return c.call(ctx, http.MethodPost, "/v1/hash/register", nil, hashBody(scheme, user, password), nil)
+	}
 	return c.register(ctx, "/v1/register", nil, scheme, user, password)
+}
+
+// IsHash reports whether scheme is one of a study-mode service's
+// password-hash logins ("bcrypt-10", "bcrypt-12", "argon2id"), which send
+// the password itself: a baseline for measurements, never a login to use.
+func IsHash(scheme string) bool {
+	return scheme == "bcrypt-10" || scheme == "bcrypt-12" || scheme == "argon2id"
+}
+
+func hashBody(scheme, user string, password []byte) map[string]any {
+	return map[string]any{"user": user, "scheme": scheme, "password": b64(password)}
+}
+
+// hashLogin is Login with a password hash: one request.
+func (c *Client) hashLogin(ctx context.Context, scheme, user string, password []byte) (*Session, error) {
+	var la loginAnswer
+	if err := c.call(ctx, http.MethodPost, "/v1/hash/login", nil, hashBody(scheme, user, password), &la); err != nil {
+		return nil, err
+	}
+	return &Session{User: user, Token: la.Session, Expires: la.Expires, Assertion: la.Assertion}, nil
 }
 
 // ChangePassword replaces the account's password (and scheme) over a
@@ -260,6 +284,9 @@ func (c *Client) ChangePassword(ctx context.Context, sess *Session, scheme strin
 // Login logs user in with scheme. A wrong password (or an unknown user)
 // is an *Error with code "auth_failed".
 func (c *Client) Login(ctx context.Context, scheme, user string, password []byte) (*Session, error) {
+	if IsHash(scheme) {
+		return c.hashLogin(ctx, scheme, user, password)
+	}
 	var first []byte
 	var second func(reply []byte, kdf *kdfParams) ([]byte, error)
 	var check func(last []byte) error

@@ -20,6 +20,9 @@ type Config struct {
 	URL      string // the service, e.g. http://127.0.0.1:8080 (loopback only)
 	Scheme   string // srp-2048, srp-3072, spake2plus, opaque or apakepq
 	Accounts int    // registered before the run (not timed), logged in to round robin
+	// Registered says the accounts exist already (an earlier Run against
+	// the same service made them): Run skips the registrations.
+	Registered bool
 	// HTTP is the client's HTTP client; nil: one with a connection pool
 	// of Concurrency connections and a 30 s timeout per request.
 	HTTP     *http.Client
@@ -70,6 +73,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c := client.New(cfg.URL, hc)
 	c.OPAQUE = opaque.Config{KSF: opaque.Identity}
 	for i := range cfg.Accounts {
+		if cfg.Registered {
+			break
+		}
 		if err := register(ctx, c, cfg.Scheme, account(cfg.Scheme, i)); err != nil {
 			return nil, fmt.Errorf("load: registering %s: %w", account(cfg.Scheme, i), err)
 		}

@@ -5,14 +5,15 @@
 // request URL or body may ever contain a password; a screenshot of each
 // step, checked to be a rendered page. Then the latency split of logins
 // per scheme (browser, network, web server, PAKE server; the Performance
-// API and the service's Server-Timing header), written as a results file
-// that `kexlab report` renders.
+// API and the service's Server-Timing header), with an idle and, for two
+// schemes, a busy server (kexlab load beside the page), written as a
+// results file that `kexlab report` renders.
 //
 // Output ($KEXLAB_BROWSER_OUT, default out/browser at the repository
 // root): NN-step.png, phases.json, report.html.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -195,7 +196,33 @@ test('the page: a rate limit, then a service that is down', async () => {
   }
 });
 
-test('latency split of logins per scheme, rendered by kexlab report', async () => {
+/** Signs up a new account with `scheme`, logs in n + 1 times (the first login warms up) and returns the traces of the other n. */
+async function timedLogins(page: Page, scheme: Scheme, user: string, n: number): Promise<Trace[]> {
+  const password = pw(`Timing-${user}-Pass`);
+  await fill(page, scheme, user, password);
+  await page.click('#signup-button');
+  await message(page, /created/);
+  for (let i = 0; i <= n; i++) {
+    await page.fill('#password', password);
+    await page.click('#signin-button');
+    await message(page, /^Signed in as /);
+    await page.click('#signout-button');
+    await message(page, /^Signed out\.$/);
+  }
+  const all = await page.evaluate((s) => (window as unknown as { kexlab: { traces: Trace[] } }).kexlab.traces.filter((t) => t.op === 'login' && t.scheme === s), scheme);
+  const mine = all.slice(-(n + 1));
+  assert.equal(mine.length, n + 1, `${scheme}: traces`);
+  for (const t of mine) {
+    for (const r of t.requests) assert.ok(r.server.app !== undefined && r.server.pake !== undefined, `${scheme} ${r.path}: no Server-Timing`);
+  }
+  return mine.slice(1);
+}
+
+/** Schemes and logins of the busy-server phase (the Heterogeneous-PAKE study's Tables 14–17: client latency with an idle and a busy server). */
+const busySchemes: Scheme[] = ['opaque', 'srp-2048'];
+const busyRounds = Number(process.env.KEXLAB_BROWSER_BUSY_N ?? 8);
+
+test('latency split of logins per scheme, idle and busy server, rendered by kexlab report', async () => {
   const page = await newPage();
   await page.goto(svc.url + '/');
   // Main-thread tasks over 50 ms (the Long Tasks API): the stretching runs
@@ -211,18 +238,7 @@ test('latency split of logins per scheme, rendered by kexlab report', async () =
   await page.evaluate(() => { (window as unknown as { longTasks: number[] }).longTasks.length = 0; });
   const traces: Record<string, Trace[]> = {};
   for (const scheme of schemes) {
-    const user = `timing-${scheme}`;
-    const password = pw(`Timing-${scheme}-Pass`);
-    await fill(page, scheme, user, password);
-    await page.click('#signup-button');
-    await message(page, /created/);
-    for (let i = 0; i <= rounds; i++) {
-      await page.fill('#password', password);
-      await page.click('#signin-button');
-      await message(page, /^Signed in as /);
-      await page.click('#signout-button');
-      await message(page, /^Signed out\.$/);
-    }
+    traces[scheme] = await timedLogins(page, scheme, `timing-${scheme}`, rounds);
     const { longest, progress } = await page.evaluate(() => {
       const w = window as unknown as { longTasks: number[]; kexlab: { progressEvents: number } };
       const longest = Math.max(0, ...w.longTasks);
@@ -233,13 +249,36 @@ test('latency split of logins per scheme, rendered by kexlab report', async () =
     assert.ok(longest < 100, `${scheme}: a ${longest} ms task froze the page`);
     assert.ok(page.workers().some((w) => w.url().endsWith('/app/worker.js')), 'the key-stretching worker is not running');
     assert.ok(progress > 10 * (rounds + 1), `${scheme}: ${progress} progress events`);
-    const all = await page.evaluate((s) => (window as unknown as { kexlab: { traces: Trace[] } }).kexlab.traces.filter((t) => t.op === 'login' && t.scheme === s), scheme);
-    assert.equal(all.length, rounds + 1, `${scheme}: traces`);
-    traces[scheme] = all.slice(1); // the first login warms up
-    for (const t of traces[scheme]!) {
-      for (const r of t.requests) assert.ok(r.server.app !== undefined && r.server.pake !== undefined, `${scheme} ${r.path}: no Server-Timing`);
-    }
   }
+  await page.close();
+
+  // A busy server: the same service (its rate limits lifted), driven by
+  // kexlab load in a closed loop of 2 OPAQUE clients while the page logs
+  // in. On a 2-core machine the generator, the service and the browser
+  // share the cores: "busy" is the whole machine's load.
+  const busy = await startService('-server-timing', '-addr-rate', '1000000', '-addr-burst', '1000000', '-register-rate', '1000', '-register-burst', '1000');
+  const gen = spawn(bin, ['load', '-url', busy.url, '-scheme', 'opaque', '-accounts', '4', '-c', '2', '-duration', '600s', '-warmup', '0s'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let genLog = '';
+  gen.stderr!.on('data', (d: Buffer) => { genLog = (genLog + d.toString()).slice(-2000); });
+  try {
+    // Wait until the generator has logged in (its progress line).
+    const t0 = Date.now();
+    while (!/[1-9]\d* logins/.test(genLog)) {
+      assert.ok(gen.exitCode === null && Date.now() - t0 < 30000, `kexlab load did not start: ${genLog}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const bpage = await newPage();
+    await bpage.goto(busy.url + '/');
+    for (const scheme of busySchemes) {
+      traces[`${scheme} (busy)`] = await timedLogins(bpage, scheme, `busy-${scheme}`, busyRounds);
+    }
+    await bpage.close();
+    assert.ok(gen.exitCode === null, `kexlab load stopped during the busy phase: ${genLog}`);
+  } finally {
+    gen.kill('SIGTERM');
+    await busy.stop();
+  }
+
   const version = browser.version();
   const file = path.join(out, 'phases.json');
   writeFileSync(file, JSON.stringify(results(traces, version), null, 1));
@@ -248,8 +287,7 @@ test('latency split of logins per scheme, rendered by kexlab report', async () =
   assert.match(stdout, /wrote .*report\.html/);
   const page2 = readFileSync(html, 'utf8');
   assert.match(page2, /Where a browser login's time goes/);
-  for (const s of schemes) assert.ok(page2.includes(`>${s}<`), `report: no row for ${s}`);
-  await page.close();
+  for (const s of Object.keys(traces)) assert.ok(page2.includes(`>${s}<`), `report: no row for ${s}`);
 });
 
 test('no request URL or body ever contained a password', () => {

@@ -130,45 +130,114 @@ type Point struct {
 	Open  bool // hollow marker (the study accounting)
 }
 
-// Scatter draws points on log–log axes, each labelled.
-func Scatter(title, xAxis, yAxis string, pts []Point, fx, fy func(float64) string) string {
-	const w, h, left, right, top, bottom = 760.0, 420.0, 80.0, 120.0, 34.0, 50.0
+// axes is a log–log frame of a figure: the scales and the SVG drawn so far.
+type axes struct {
+	b      strings.Builder
+	sx, sy logScale
+	fx, fy func(float64) string
+}
+
+const figW, figH, figLeft, figRight, figTop, figBottom = 760.0, 420.0, 80.0, 120.0, 34.0, 50.0
+
+// newAxes opens a figure whose axes cover the points xs, ys.
+func newAxes(title, xAxis, yAxis string, xs, ys []float64, fx, fy func(float64) string) *axes {
+	const w, h, left, right, top, bottom = figW, figH, figLeft, figRight, figTop, figBottom
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, p := range pts {
-		xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
-		ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
+	for _, x := range xs {
+		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
 	}
-	sx := newLogScale(xlo, xhi, left, w-right)
-	sy := newLogScale(ylo, yhi, h-bottom, top)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="%g" height="%g" viewBox="0 0 %g %g" font-family="sans-serif" font-size="12">`, w, h, w, h)
-	fmt.Fprintf(&b, `<title>%s</title><text x="4" y="18" font-weight="bold">%s</text>`, esc(title), esc(title))
-	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#999"/>`, left, top, w-right-left, h-bottom-top)
-	for _, t := range sx.ticks() {
-		x := sx.at(t)
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#eee"/><text x="%.1f" y="%g" text-anchor="middle">%s</text>`,
+	for _, y := range ys {
+		ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
+	}
+	a := &axes{sx: newLogScale(xlo, xhi, left, w-right), sy: newLogScale(ylo, yhi, h-bottom, top), fx: fx, fy: fy}
+	b := &a.b
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="%g" height="%g" viewBox="0 0 %g %g" font-family="sans-serif" font-size="12">`, w, h, w, h)
+	fmt.Fprintf(b, `<title>%s</title><text x="4" y="18" font-weight="bold">%s</text>`, esc(title), esc(title))
+	fmt.Fprintf(b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#999"/>`, left, top, w-right-left, h-bottom-top)
+	for _, t := range a.sx.ticks() {
+		x := a.sx.at(t)
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#eee"/><text x="%.1f" y="%g" text-anchor="middle">%s</text>`,
 			x, top, x, h-bottom, x, h-bottom+14, esc(fx(t)))
 	}
-	for _, t := range sy.ticks() {
-		y := sy.at(t)
-		fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#eee"/><text x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`,
+	for _, t := range a.sy.ticks() {
+		y := a.sy.at(t)
+		fmt.Fprintf(b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#eee"/><text x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`,
 			left, y, w-right, y, left-4, y, esc(fy(t)))
 	}
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`, (left+w-right)/2, h-12, esc(xAxis))
-	fmt.Fprintf(&b, `<text x="14" y="%g" text-anchor="middle" transform="rotate(-90 14 %g)">%s</text>`, (top+h-bottom)/2, (top+h-bottom)/2, esc(yAxis))
-	for _, p := range pts {
-		x, y := sx.at(p.X), sy.at(p.Y)
-		fill := Color(p.Run)
-		if p.Open {
-			fill = "white"
-		}
-		fmt.Fprintf(&b, `<g><title>%s: %s, %s</title><circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s"/>`,
-			esc(p.Label), esc(fx(p.X)), esc(fy(p.Y)), x, y, fill, Color(p.Run))
-		if !p.Open {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, x+6, y-4, esc(p.Label))
-		}
-		b.WriteString(`</g>`)
+	fmt.Fprintf(b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`, (left+w-right)/2, h-12, esc(xAxis))
+	fmt.Fprintf(b, `<text x="14" y="%g" text-anchor="middle" transform="rotate(-90 14 %g)">%s</text>`, (top+h-bottom)/2, (top+h-bottom)/2, esc(yAxis))
+	return a
+}
+
+// mark draws one point, its label as a tooltip and, if text, beside it
+// (never beside a hollow one).
+func (a *axes) mark(label string, x, y float64, color string, open, text bool) {
+	px, py := a.sx.at(x), a.sy.at(y)
+	fill := color
+	if open {
+		fill = "white"
 	}
-	b.WriteString(`</svg>`)
-	return b.String()
+	fmt.Fprintf(&a.b, `<g><title>%s: %s, %s</title><circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s"/>`,
+		esc(label), esc(a.fx(x)), esc(a.fy(y)), px, py, fill, color)
+	if !open && text {
+		fmt.Fprintf(&a.b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, px+6, py-4, esc(label))
+	}
+	a.b.WriteString(`</g>`)
+}
+
+func (a *axes) close() string {
+	a.b.WriteString(`</svg>`)
+	return a.b.String()
+}
+
+// Scatter draws points on log–log axes, each labelled.
+func Scatter(title, xAxis, yAxis string, pts []Point, fx, fy func(float64) string) string {
+	var xs, ys []float64
+	for _, p := range pts {
+		xs, ys = append(xs, p.X), append(ys, p.Y)
+	}
+	a := newAxes(title, xAxis, yAxis, xs, ys, fx, fy)
+	for _, p := range pts {
+		a.mark(p.Label, p.X, p.Y, Color(p.Run), p.Open, true)
+	}
+	return a.close()
+}
+
+// Series is one line of a line plot: its points in order of X.
+type Series struct {
+	Label  string
+	Color  int // palette index
+	X, Y   []float64
+	Dashed bool // a fitted or modelled line, drawn without marks
+}
+
+// Lines draws series on log–log axes, each labelled at its last point.
+func Lines(title, xAxis, yAxis string, series []Series, fx, fy func(float64) string) string {
+	var xs, ys []float64
+	for _, s := range series {
+		xs, ys = append(xs, s.X...), append(ys, s.Y...)
+	}
+	a := newAxes(title, xAxis, yAxis, xs, ys, fx, fy)
+	for _, s := range series {
+		n := min(len(s.X), len(s.Y))
+		if n == 0 {
+			continue
+		}
+		var path strings.Builder
+		for i := range n {
+			fmt.Fprintf(&path, "%.1f,%.1f ", a.sx.at(s.X[i]), a.sy.at(s.Y[i]))
+		}
+		dash := ""
+		if s.Dashed {
+			dash = ` stroke-dasharray="4 3"`
+		}
+		fmt.Fprintf(&a.b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"%s><title>%s</title></polyline>`,
+			strings.TrimSpace(path.String()), Color(s.Color), dash, esc(s.Label))
+		if !s.Dashed {
+			for i := range n {
+				a.mark(s.Label, s.X[i], s.Y[i], Color(s.Color), false, i == n-1)
+			}
+		}
+	}
+	return a.close()
 }

@@ -19,6 +19,7 @@ type conn struct {
 	// would otherwise parse and plan every statement on every call, which
 	// cost the service a tenth of a login's CPU time.
 	ws, rs stmts
+	ckpt   *checkpointer
 }
 
 var _ sqlcore.DB = (*conn)(nil)
@@ -168,7 +169,7 @@ func (c *conn) Ping(ctx context.Context) error {
 func (c *conn) Close() error {
 	c.rs.close()
 	c.ws.close()
-	return errors.Join(c.r.Close(), c.w.Close())
+	return errors.Join(c.ckpt.close(), c.r.Close(), c.w.Close())
 }
 
 // querier runs statements on a pool or in a transaction.

@@ -111,11 +111,12 @@ func dsn(abs, params string) string {
 }
 
 // connect opens the writer (one connection; journal_mode=WAL,
-// synchronous=NORMAL, foreign keys, IMMEDIATE transactions) and the
-// read-only pool, and checks that the writer's settings took.
+// synchronous=NORMAL, foreign keys, IMMEDIATE transactions, checkpoints
+// left to the checkpointer), the read-only pool and the checkpointer's
+// connection (checkpoint.go), and checks that the writer's settings took.
 func connect(abs string) (*conn, error) {
 	common := fmt.Sprintf("_busy_timeout=%d&_synchronous=NORMAL&_foreign_keys=1", BusyTimeout)
-	w, err := sql.Open("sqlite", dsn(abs, common+"&_journal_mode=WAL&_txlock=immediate"))
+	w, err := sql.Open("sqlite", dsn(abs, fmt.Sprintf("%s&_journal_mode=WAL&_txlock=immediate&_pragma=wal_autocheckpoint(%d)", common, CheckpointBacklog)))
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +136,13 @@ func connect(abs string) (*conn, error) {
 	n := max(2, runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &conn{w: w, r: r, ws: stmts{db: w}, rs: stmts{db: r}}, nil
+	ck, err := sql.Open("sqlite", dsn(abs, common))
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, err
+	}
+	return &conn{w: w, r: r, ws: stmts{db: w}, rs: stmts{db: r}, ckpt: startCheckpointer(ck)}, nil
 }
 
 // firstConnect makes the writer's first connection and checks its
@@ -163,6 +170,7 @@ func checkPragmas(db *sql.DB) error {
 		{"synchronous", "1"}, // NORMAL; Durable switches to FULL
 		{"foreign_keys", "1"},
 		{"busy_timeout", fmt.Sprint(BusyTimeout)},
+		{"wal_autocheckpoint", fmt.Sprint(CheckpointBacklog)},
 	} {
 		var got string
 		if err := db.QueryRow("PRAGMA " + p.name).Scan(&got); err != nil {

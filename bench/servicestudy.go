@@ -65,12 +65,15 @@ type SchemeSummary struct {
 	Scheme string `json:"scheme"`
 	Kind   string `json:"kind"` // "pake" or "hash"
 	// Peak is the highest closed-loop throughput (logins/s), at PeakConns
-	// connections and PeakBatch, and PeakPerCore its logins per second of
-	// server CPU time.
-	Peak        float64 `json:"peak"`
-	PeakConns   int     `json:"peak_conns"`
-	PeakBatch   int     `json:"peak_batch"`
-	PeakPerCore float64 `json:"peak_per_core,omitempty"`
+	// connections and PeakBatch. PerCoreRuns are the logins per second of
+	// server CPU time of that run and of the repeats of PeakConns (at the
+	// last batch size, interleaved across schemes), PeakPerCore their
+	// median.
+	Peak        float64   `json:"peak"`
+	PeakConns   int       `json:"peak_conns"`
+	PeakBatch   int       `json:"peak_batch"`
+	PeakPerCore float64   `json:"peak_per_core,omitempty"`
+	PerCoreRuns []float64 `json:"per_core_runs,omitempty"`
 	// LimitMs is the server-side primitive cost of one login (the group
 	// operations, KEM calls or the hash alone), the median of LimitN runs
 	// back to back, and LimitPerCore = 1000/LimitMs.

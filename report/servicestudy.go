@@ -28,7 +28,7 @@ type studyView struct {
 }
 
 type studyScheme struct {
-	Scheme, Kind, Peak, PerCore, Limit, Pct, PctVerdict, P50, P99, Ratio, RatioVerdict string
+	Scheme, Kind, Peak, PerCore, Over, Limit, Pct, PctVerdict, P50, P99, Ratio, RatioVerdict string
 }
 
 type seedRow struct {
@@ -60,13 +60,17 @@ func studyViewOf(st *bench.ServiceStudy) studyView {
 	v := studyView{Machine: st.Machine, Shape: fmt.Sprintf("%.1f s per load point after %.1f s of warm-up, %d accounts per scheme; the service in its own process (%s)",
 		st.PointSeconds, st.WarmupSeconds, st.Accounts, st.ServerCPUs)}
 	for _, s := range st.Schemes {
-		row := studyScheme{Scheme: s.Scheme, Kind: s.Kind, Peak: "–", PerCore: "–", Pct: "–", P50: "–", P99: "–", Ratio: "–",
+		row := studyScheme{Scheme: s.Scheme, Kind: s.Kind, Peak: "–", PerCore: "–", Over: "–", Pct: "–", P50: "–", P99: "–", Ratio: "–",
 			Limit: fmt.Sprintf("%s [%s, %s], n = %d → %.1f/s", ms(s.LimitMs), ms(s.LimitQ1), ms(s.LimitQ3), s.LimitN, s.LimitPerCore)}
 		if s.Peak > 0 {
 			row.Peak = fmt.Sprintf("%.1f/s (c = %d, batch %d)", s.Peak, s.PeakConns, s.PeakBatch)
 		}
 		if s.PeakPerCore > 0 {
 			row.PerCore = fmt.Sprintf("%.1f/s", s.PeakPerCore)
+			if n := len(s.PerCoreRuns); n > 1 {
+				row.PerCore += fmt.Sprintf(" [%.1f, %.1f], n = %d", slices.Min(s.PerCoreRuns), slices.Max(s.PerCoreRuns), n)
+			}
+			row.Over = ms(1000/s.PeakPerCore - s.LimitMs)
 		}
 		if s.PctLimit > 0 {
 			row.Pct, row.PctVerdict = fmt.Sprintf("%.0f %%", s.PctLimit), verdict(s.PctLimit >= 80)

@@ -129,7 +129,7 @@ func ReadServiceStudy(b []byte) (*bench.ServiceStudy, error) {
 	}
 	for _, s := range st.Schemes {
 		if s.Scheme == "" || (s.Kind != "pake" && s.Kind != "hash") || s.PeakConns < 0 || s.PeakBatch < 0 || s.LimitN < 0 ||
-			bad(s.Peak, s.PeakPerCore, s.LimitMs, s.LimitQ1, s.LimitQ3, s.LimitPerCore, s.PctLimit, s.UnloadedP50, s.P99At70, s.Ratio) {
+			bad(s.PerCoreRuns...) || bad(s.Peak, s.PeakPerCore, s.LimitMs, s.LimitQ1, s.LimitQ3, s.LimitPerCore, s.PctLimit, s.UnloadedP50, s.P99At70, s.Ratio) {
 			return nil, fmt.Errorf("service study: scheme %q: a missing name, an unknown kind or a bad number", s.Scheme)
 		}
 	}

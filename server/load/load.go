@@ -106,8 +106,13 @@ func run(ctx context.Context, loop Loop, op func(context.Context) error, progres
 	return res, err
 }
 
+// measure runs the loop for loop.Duration: no login starts after it, and
+// the logins in flight then run to their end but are not counted (wrk's
+// rule; cancelling them would leave the server working on abandoned
+// logins during the next run, and count their starts as failures of
+// their accounts). Only ctx's own end cancels them.
 func measure(ctx context.Context, loop Loop, op func(context.Context) error, progress func(Progress)) (*Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, loop.Duration)
+	window, cancel := context.WithTimeout(ctx, loop.Duration)
 	defer cancel()
 	var (
 		mu     sync.Mutex
@@ -123,8 +128,8 @@ func measure(ctx context.Context, loop Loop, op func(context.Context) error, pro
 		interval = time.Duration(float64(time.Second) / loop.Rate)
 	}
 	record := func(lat time.Duration, err error) {
-		if ctx.Err() != nil && err != nil {
-			return // cut off by the end of the run, not the server's doing
+		if window.Err() != nil {
+			return // finished after the window (or cut off by ctx)
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -141,7 +146,7 @@ func measure(ctx context.Context, loop Loop, op func(context.Context) error, pro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil {
+			for window.Err() == nil {
 				i := issued.Add(1) - 1
 				if loop.Requests > 0 && i >= int64(loop.Requests) {
 					return
@@ -154,7 +159,7 @@ func measure(ctx context.Context, loop Loop, op func(context.Context) error, pro
 					if d := time.Until(begin); d > 0 {
 						t := time.NewTimer(d)
 						select {
-						case <-ctx.Done():
+						case <-window.Done():
 							t.Stop()
 							return
 						case <-t.C:
@@ -187,7 +192,7 @@ func measure(ctx context.Context, loop Loop, op func(context.Context) error, pro
 	wg.Wait()
 	close(done)
 	pwg.Wait() // no progress call after run returns
-	elapsed := time.Since(start)
+	elapsed := min(time.Since(start), loop.Duration)
 	res := &Result{Format: Format, Loop: "closed", Concurrency: loop.Concurrency, Seconds: elapsed.Seconds(),
 		OK: ok.Load(), Started: start.UTC(), Latency: summarize(hist)}
 	if loop.Rate > 0 {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,5 +151,33 @@ func TestRunAgainstService(t *testing.T) {
 	// Accounts that exist already are reused.
 	if _, err := Run(context.Background(), Config{URL: hs.URL, Scheme: "opaque", Accounts: 3, Loop: Loop{Concurrency: 1, Duration: time.Second, Requests: 2}}); err != nil {
 		t.Errorf("second run: %v", err)
+	}
+}
+
+// TestInFlightFinish: logins in flight when the window closes run to
+// their end (a cancelled one would leave the server working on it, and
+// count against its account) and are not counted.
+func TestInFlightFinish(t *testing.T) {
+	var started, finished, cancelled atomic.Int64
+	op := func(ctx context.Context) error {
+		started.Add(1)
+		defer finished.Add(1)
+		select {
+		case <-ctx.Done():
+			cancelled.Add(1)
+			return ctx.Err()
+		case <-time.After(40 * time.Millisecond):
+			return nil
+		}
+	}
+	res, err := run(context.Background(), Loop{Concurrency: 3, Duration: 100 * time.Millisecond}, op, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cancelled.Load() != 0 || finished.Load() != started.Load() {
+		t.Errorf("%d started, %d finished, %d cancelled: want every login run to its end", started.Load(), finished.Load(), cancelled.Load())
+	}
+	if res.OK >= started.Load() || res.Seconds > 0.1 {
+		t.Errorf("%d counted of %d started in %.3f s: want those that ended after the window left out", res.OK, started.Load(), res.Seconds)
 	}
 }

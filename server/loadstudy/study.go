@@ -36,6 +36,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,6 +69,7 @@ type Config struct {
 	Point     time.Duration // measured time of each load point
 	Warmup    time.Duration // before each point, not recorded
 	Accounts  int           // per scheme
+	PeakRuns  int           // closed-loop runs at each scheme's peak for its per-core rate (the sweep's and repeats)
 	// CalibrateMax is the largest batch of experiment 1, LimitRounds the
 	// rounds of the primitive-limit timing.
 	CalibrateMax, LimitRounds int
@@ -83,7 +85,7 @@ func Default() Config {
 		Batches:   []int{1, dispatch.DefaultMaxBatch},
 		Fractions: []float64{0.25, 0.5, 0.7, 0.9, 1.1},
 		Point:     2 * time.Second, Warmup: 500 * time.Millisecond,
-		Accounts: 128, CalibrateMax: 32, LimitRounds: 15,
+		Accounts: 128, CalibrateMax: 32, LimitRounds: 15, PeakRuns: 5,
 	}
 }
 
@@ -95,7 +97,7 @@ func Quick() Config {
 		Batches:   []int{dispatch.DefaultMaxBatch},
 		Fractions: []float64{0.7},
 		Point:     300 * time.Millisecond, Warmup: 100 * time.Millisecond,
-		Accounts: 2, CalibrateMax: 4, LimitRounds: 5,
+		Accounts: 2, CalibrateMax: 4, LimitRounds: 5, PeakRuns: 2,
 	}
 }
 
@@ -132,8 +134,8 @@ func (cfg *Config) Check() error {
 	switch {
 	case cfg.Point <= 0 || cfg.Point > time.Hour || cfg.Warmup < 0 || cfg.Warmup > time.Hour:
 		return fmt.Errorf("loadstudy: point %v, warm-up %v: want (0, 1h] and [0, 1h]", cfg.Point, cfg.Warmup)
-	case cfg.Accounts < 1 || cfg.Accounts > 1000:
-		return fmt.Errorf("loadstudy: %d accounts: want 1 to 1000", cfg.Accounts)
+	case cfg.Accounts < 1 || cfg.Accounts > 1000 || cfg.PeakRuns < 1 || cfg.PeakRuns > 100:
+		return fmt.Errorf("loadstudy: %d accounts, %d peak runs: want 1 to 1000 and 1 to 100", cfg.Accounts, cfg.PeakRuns)
 	case cfg.CalibrateMax < 2 || cfg.CalibrateMax > 1024 || cfg.LimitRounds < 3 || cfg.LimitRounds > 1000:
 		return fmt.Errorf("loadstudy: calibration batch %d, limit rounds %d: want 2 to 1024 and 3 to 1000", cfg.CalibrateMax, cfg.LimitRounds)
 	}
@@ -190,13 +192,17 @@ func Run(ctx context.Context, cfg Config) (*bench.ServiceStudy, error) {
 		ServerCPUs: "all cores, shared with the load generator"}
 	r := &runner{cfg: cfg, st: st}
 
-	// The primitive limits, and experiment 1 for the PAKE schemes.
+	// The primitive limits, and experiment 1 for the PAKE schemes, under
+	// the service's garbage-collector setting (server.TuneGC): Argon2id's
+	// 64 MiB per hash, say, costs page faults under Go's default that the
+	// service does not pay.
+	defer debug.SetGCPercent(debug.SetGCPercent(server.GCPercent))
+	sums, err := r.limits(cfg.Schemes)
+	if err != nil {
+		return nil, err
+	}
+	st.Schemes = sums
 	for _, sc := range cfg.Schemes {
-		sum, err := r.limit(sc)
-		if err != nil {
-			return nil, err
-		}
-		st.Schemes = append(st.Schemes, sum)
 		if client.IsHash(sc) {
 			continue
 		}
@@ -240,49 +246,68 @@ func (r *runner) logf(format string, args ...any) {
 	}
 }
 
-// limit times scheme's server-side primitive work on this process's CPU
-// time: LimitRounds rounds of enough runs for about 20 ms each.
-func (r *runner) limit(scheme string) (bench.SchemeSummary, error) {
-	f, err := Limit(scheme)
-	if err != nil {
-		return bench.SchemeSummary{}, err
-	}
-	kind := "pake"
-	if client.IsHash(scheme) {
-		kind = "hash"
-	}
-	if err := f(); err != nil { // warm-up, and the cost of one
-		return bench.SchemeSummary{}, fmt.Errorf("loadstudy: %s: %w", scheme, err)
-	}
-	t0, _ := meter.ProcessCPU()
-	if err := f(); err != nil {
-		return bench.SchemeSummary{}, err
-	}
-	t1, err := meter.ProcessCPU()
-	if err != nil {
-		return bench.SchemeSummary{}, fmt.Errorf("loadstudy: process CPU time: %w", err)
-	}
-	per := max(1, int(20*time.Millisecond/max(t1-t0, time.Microsecond)))
-	ms := make([]float64, 0, r.cfg.LimitRounds)
-	for range r.cfg.LimitRounds {
-		a, _ := meter.ProcessCPU()
-		for range per {
-			if err := f(); err != nil {
-				return bench.SchemeSummary{}, err
-			}
+// limits times each scheme's server-side primitive work on this
+// process's CPU time: LimitRounds rounds, each timing every scheme in turn
+// (so that drift in the machine's speed hits all alike), each scheme for
+// enough runs to take about 20 ms.
+func (r *runner) limits(schemes []string) ([]bench.SchemeSummary, error) {
+	fs := make([]func() error, len(schemes))
+	per := make([]int, len(schemes))
+	ms := make([][]float64, len(schemes))
+	for i, sc := range schemes {
+		f, err := Limit(sc)
+		if err != nil {
+			return nil, err
 		}
-		b, _ := meter.ProcessCPU()
-		ms = append(ms, float64(b-a)/float64(time.Millisecond)/float64(per))
+		if err := f(); err != nil { // warm-up
+			return nil, fmt.Errorf("loadstudy: %s: %w", sc, err)
+		}
+		d, err := cpuOf(f, 1)
+		if err != nil {
+			return nil, err
+		}
+		fs[i], per[i] = f, max(1, int(20*time.Millisecond/max(d, time.Microsecond)))
 	}
-	q1, _ := stats.Quantile(ms, 0.25)
-	med, _ := stats.Quantile(ms, 0.5)
-	q3, _ := stats.Quantile(ms, 0.75)
-	r.logf("%s: server-side primitive limit %.3f ms [%.3f, %.3f] CPU per login (n=%d rounds of %d)", scheme, med, q1, q3, len(ms), per)
-	s := bench.SchemeSummary{Scheme: scheme, Kind: kind, LimitMs: med, LimitQ1: q1, LimitQ3: q3, LimitN: len(ms)}
-	if med > 0 {
-		s.LimitPerCore = 1000 / med
+	for range r.cfg.LimitRounds {
+		for i, f := range fs {
+			d, err := cpuOf(f, per[i])
+			if err != nil {
+				return nil, fmt.Errorf("loadstudy: %s: %w", schemes[i], err)
+			}
+			ms[i] = append(ms[i], float64(d)/float64(time.Millisecond)/float64(per[i]))
+		}
 	}
-	return s, nil
+	var out []bench.SchemeSummary
+	for i, sc := range schemes {
+		q1, _ := stats.Quantile(ms[i], 0.25)
+		med, _ := stats.Quantile(ms[i], 0.5)
+		q3, _ := stats.Quantile(ms[i], 0.75)
+		r.logf("%s: server-side primitive limit %.3f ms [%.3f, %.3f] CPU per login (n=%d rounds of %d)", sc, med, q1, q3, len(ms[i]), per[i])
+		s := bench.SchemeSummary{Scheme: sc, Kind: "pake", LimitMs: med, LimitQ1: q1, LimitQ3: q3, LimitN: len(ms[i])}
+		if client.IsHash(sc) {
+			s.Kind = "hash"
+		}
+		if med > 0 {
+			s.LimitPerCore = 1000 / med
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// cpuOf runs f n times and returns the process's CPU time it took.
+func cpuOf(f func() error, n int) (time.Duration, error) {
+	a, err := meter.ProcessCPU()
+	if err != nil {
+		return 0, fmt.Errorf("loadstudy: process CPU time: %w", err)
+	}
+	for range n {
+		if err := f(); err != nil {
+			return 0, err
+		}
+	}
+	b, err := meter.ProcessCPU()
+	return b - a, err
 }
 
 // dispatcherBackend submits a batch to one dispatcher at once and waits
@@ -421,14 +446,23 @@ func (r *runner) summarize() {
 			}
 			if p.Result.Throughput > s.Peak {
 				s.Peak, s.PeakConns, s.PeakBatch, s.PeakPerCore = p.Result.Throughput, p.Conns, p.MaxBatch, p.PerCore
+				s.PerCoreRuns = nil
+				if p.PerCore > 0 {
+					s.PerCoreRuns = []float64{p.PerCore}
+				}
 			}
 			if p.Conns == 1 && p.MaxBatch == r.cfg.Batches[len(r.cfg.Batches)-1] {
 				s.UnloadedP50 = p.Result.Latency.P50
 			}
 		}
-		if s.LimitPerCore > 0 && s.PeakPerCore > 0 {
-			s.PctLimit = 100 * s.PeakPerCore / s.LimitPerCore
-		}
+		setPct(s)
+	}
+}
+
+// setPct sets s.PctLimit from its per-core rate and limit.
+func setPct(s *bench.SchemeSummary) {
+	if s.LimitPerCore > 0 && s.PeakPerCore > 0 {
+		s.PctLimit = 100 * s.PeakPerCore / s.LimitPerCore
 	}
 }
 
@@ -442,6 +476,31 @@ func (r *runner) latency(ctx context.Context) error {
 		return err
 	}
 	defer svc.stop()
+	// The per-core rate at each peak, again, the schemes in turn.
+	for range r.cfg.PeakRuns - 1 {
+		for i := range r.st.Schemes {
+			s := &r.st.Schemes[i]
+			if s.Peak <= 0 {
+				continue
+			}
+			p, err := r.point(ctx, svc, s.Scheme, load.Loop{Concurrency: s.PeakConns, Duration: r.cfg.Point, Warmup: r.cfg.Warmup}, true)
+			if err != nil {
+				return err
+			}
+			if p.cpu > 0 {
+				s.PerCoreRuns = append(s.PerCoreRuns, float64(p.res.OK)/p.cpu.Seconds())
+			}
+		}
+	}
+	for i := range r.st.Schemes {
+		s := &r.st.Schemes[i]
+		if len(s.PerCoreRuns) > 0 {
+			s.PeakPerCore, _ = stats.Quantile(s.PerCoreRuns, 0.5)
+			setPct(s)
+			r.logf("%s: %.1f logins per server CPU second at %d connections (median of %d runs, %.1f to %.1f)", s.Scheme,
+				s.PeakPerCore, s.PeakConns, len(s.PerCoreRuns), slices.Min(s.PerCoreRuns), slices.Max(s.PerCoreRuns))
+		}
+	}
 	for i := range r.st.Schemes {
 		s := &r.st.Schemes[i]
 		if s.Peak <= 0 {

@@ -76,7 +76,7 @@ loadtest: postgres haproxy
 	KEXLAB_LOADTEST=1 KEXLAB_REQUIRE_HAPROXY=1 KEXLAB_REQUIRE_POSTGRES=1 \
 	$(GO) test -count=1 -run TestScaleOutBehindHAProxy -v -timeout 20m ./cmd/kexlab/
 
-# The service study (Heterogeneous-PAKE's experiments; about 8 minutes on
+# The service study (Heterogeneous-PAKE's experiments; about 9 minutes on
 # 2 cores): out/load-study/study.json and report.html.
 .PHONY: loadstudy
 loadstudy: build

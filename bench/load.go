@@ -9,17 +9,20 @@ const LoadFormat = "kexlab-load/1"
 // server/load): logins against a running `kexlab serve`, which package
 // report renders beside the harness's runs.
 type LoadResult struct {
-	Format      string         `json:"format"`
-	Scheme      string         `json:"scheme"`
-	Loop        string         `json:"loop"` // "closed" or "open"
-	Concurrency int            `json:"concurrency"`
-	Rate        float64        `json:"rate,omitempty"` // offered, per second (open loop)
-	Seconds     float64        `json:"seconds"`        // measured wall time
-	OK          int64          `json:"ok"`
-	Throughput  float64        `json:"throughput"` // successful logins per second
-	Latency     LoadLatency    `json:"latency_ms"` // of successful logins
-	Errors      map[string]int `json:"errors,omitempty"`
-	Started     time.Time      `json:"started"`
+	Format      string  `json:"format"`
+	Scheme      string  `json:"scheme"`
+	Loop        string  `json:"loop"` // "closed" or "open"
+	Concurrency int     `json:"concurrency"`
+	Rate        float64 `json:"rate,omitempty"` // offered, per second (open loop)
+	Seconds     float64 `json:"seconds"`        // measured wall time
+	OK          int64   `json:"ok"`
+	// Drained is the logins in flight when the window closed, which ran to
+	// their end uncounted.
+	Drained    int64          `json:"drained,omitempty"`
+	Throughput float64        `json:"throughput"` // successful logins per second
+	Latency    LoadLatency    `json:"latency_ms"` // of successful logins
+	Errors     map[string]int `json:"errors,omitempty"`
+	Started    time.Time      `json:"started"`
 }
 
 // LoadLatency summarises a LoadResult's latency histogram, in milliseconds.

@@ -21,12 +21,12 @@ figure { margin: 1.5em 0; }
 </head>
 <body>
 <h1>kexlab comparison report</h1>
-<p class="note">Generated {{.Generated}}. {{len .Runs}} run(s). Times are wall-clock per operation; intervals are the distribution-free 95% confidence intervals of the median (order statistics; the coverage actually achieved is given). Statistics use the samples kept by the seed study's outlier rule (samples above 10 × the mean dropped; the number dropped is in each run's outlier table, with the Tukey-fence counts beside it).</p>
-{{range .Runs}}<p class="energy" id="energy-{{.Label}}"><span style="color:{{.Color}}">■</span> {{.Label}}: {{.Energy}}</p>
+<p class="note">Generated {{.Generated}}.{{if .Runs}} {{len .Runs}} run(s). Times are wall-clock per operation; intervals are the distribution-free 95% confidence intervals of the median (order statistics; the coverage actually achieved is given). Statistics use the samples kept by the seed study's outlier rule (samples above 10 × the mean dropped; the number dropped is in each run's outlier table, with the Tukey-fence counts beside it).{{end}}</p>
+{{if .Runs}}{{range .Runs}}<p class="energy" id="energy-{{.Label}}"><span style="color:{{.Color}}">■</span> {{.Label}}: {{.Energy}}</p>
 {{end}}<p class="note">RAPL energy is that of the whole CPU package during each sample, other processes included, with a resolution of about 1 ms: it is meaningful only on an otherwise idle machine.</p>
-<h2 id="figures">Figures</h2>
-{{range .Figures}}<figure>{{.}}</figure>
-{{end}}
+{{end}}{{with .Figures}}<h2 id="figures">Figures</h2>
+{{range .}}<figure>{{.}}</figure>
+{{end}}{{end}}
 {{with .Load}}<h2 id="load">Service load (kexlab load)</h2>
 <p class="note">Logins against a running kexlab serve. Closed loop: c clients back to back (the peak). Open loop: logins due at the offered rate, latency counted from when each was due (no coordinated omission). Latency of successful logins (HdrHistogram).</p>
 {{template "loadtable" .}}{{end}}

@@ -112,7 +112,12 @@ func (s *Server) registerFinish(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.st.CreateAccount(r.Context(), *a); errors.Is(err, store.ErrExists) {
+	return s.createAccount(r.Context(), w, *a)
+}
+
+// createAccount stores a new account and answers 201, or 409 user_exists.
+func (s *Server) createAccount(ctx context.Context, w http.ResponseWriter, a store.Account) error {
+	if err := s.st.CreateAccount(ctx, a); errors.Is(err, store.ErrExists) {
 		s.m.regs.WithLabelValues(a.Scheme, "exists").Inc()
 		return errorf(http.StatusConflict, CodeUserExists, "user %q is taken", a.User)
 	} else if err != nil {

@@ -144,17 +144,7 @@ func (s *Server) hashRegister(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.cfg.Now().UTC()
-	a := store.Account{User: req.User, Scheme: req.Scheme, Record: record, Params: []byte("{}"), Created: now, Updated: now}
-	if err := s.st.CreateAccount(ctx, a); errors.Is(err, store.ErrExists) {
-		s.m.regs.WithLabelValues(a.Scheme, "exists").Inc()
-		return errorf(http.StatusConflict, CodeUserExists, "user %q is taken", a.User)
-	} else if err != nil {
-		return err
-	}
-	s.m.regs.WithLabelValues(a.Scheme, "created").Inc()
-	s.log.Info("registered", "user", a.User, "scheme", a.Scheme)
-	writeJSON(w, http.StatusCreated, registeredAnswer{User: a.User, Scheme: a.Scheme})
-	return nil
+	return s.createAccount(ctx, w, store.Account{User: req.User, Scheme: req.Scheme, Record: record, Params: []byte("{}"), Created: now, Updated: now})
 }
 
 // hashLogin checks the password against the account's hash (an unknown

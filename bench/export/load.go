@@ -44,7 +44,7 @@ func ReadLoad(b []byte) (*bench.LoadResult, error) {
 		return nil, fmt.Errorf("load result: no scheme")
 	case l.Loop != "closed" && l.Loop != "open":
 		return nil, fmt.Errorf("load result: loop %q, want closed or open", l.Loop)
-	case l.Concurrency < 1 || l.OK < 0 || lat.N < 0:
+	case l.Concurrency < 1 || l.OK < 0 || l.Drained < 0 || lat.N < 0:
 		return nil, fmt.Errorf("load result: concurrency %d, ok %d, n %d", l.Concurrency, l.OK, lat.N)
 	case !finite(l.Rate, l.Seconds, l.Throughput, lat.Min, lat.Mean, lat.P50, lat.P90, lat.P99, lat.P999, lat.Max):
 		return nil, fmt.Errorf("load result: a negative or non-finite number")

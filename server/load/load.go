@@ -115,12 +115,13 @@ func measure(ctx context.Context, loop Loop, op func(context.Context) error, pro
 	window, cancel := context.WithTimeout(ctx, loop.Duration)
 	defer cancel()
 	var (
-		mu     sync.Mutex
-		hist   = hdrhistogram.New(int64(minLatency), int64(maxLatency), 3)
-		errs   = map[string]int{}
-		ok     atomic.Int64
-		failed atomic.Int64
-		issued atomic.Int64 // logins handed out (bounded by Requests)
+		mu      sync.Mutex
+		hist    = hdrhistogram.New(int64(minLatency), int64(maxLatency), 3)
+		errs    = map[string]int{}
+		ok      atomic.Int64
+		failed  atomic.Int64
+		drained atomic.Int64
+		issued  atomic.Int64 // logins handed out (bounded by Requests)
 	)
 	start := time.Now()
 	interval := time.Duration(0)
@@ -129,7 +130,8 @@ func measure(ctx context.Context, loop Loop, op func(context.Context) error, pro
 	}
 	record := func(lat time.Duration, err error) {
 		if window.Err() != nil {
-			return // finished after the window (or cut off by ctx)
+			drained.Add(1) // finished after the window (or cut off by ctx)
+			return
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -194,7 +196,7 @@ func measure(ctx context.Context, loop Loop, op func(context.Context) error, pro
 	pwg.Wait() // no progress call after run returns
 	elapsed := min(time.Since(start), loop.Duration)
 	res := &Result{Format: Format, Loop: "closed", Concurrency: loop.Concurrency, Seconds: elapsed.Seconds(),
-		OK: ok.Load(), Started: start.UTC(), Latency: summarize(hist)}
+		OK: ok.Load(), Drained: drained.Load(), Started: start.UTC(), Latency: summarize(hist)}
 	if loop.Rate > 0 {
 		res.Loop, res.Rate = "open", loop.Rate
 	}

@@ -177,6 +177,9 @@ func TestInFlightFinish(t *testing.T) {
 	if cancelled.Load() != 0 || finished.Load() != started.Load() {
 		t.Errorf("%d started, %d finished, %d cancelled: want every login run to its end", started.Load(), finished.Load(), cancelled.Load())
 	}
+	if res.OK+res.Drained != started.Load() || res.Drained == 0 {
+		t.Errorf("%d counted + %d drained of %d started", res.OK, res.Drained, started.Load())
+	}
 	if res.OK >= started.Load() || res.Seconds > 0.1 {
 		t.Errorf("%d counted of %d started in %.3f s: want those that ended after the window left out", res.OK, started.Load(), res.Seconds)
 	}

@@ -125,7 +125,7 @@ func build(an []Run) view {
 			if native && row.Op == bench.OpFull && row.Size > 0 {
 				pts = append(pts, plot.Point{Label: row.Scheme, Run: i, X: float64(row.Size), Y: row.Wall.Median})
 				if row.StudySize > 0 && row.StudySize != row.Size {
-					pts = append(pts, plot.Point{Label: row.Scheme + " (study accounting)", Run: i,
+					pts = append(pts, plot.Point{Label: row.Scheme + " (study)", Run: i,
 						X: float64(row.StudySize), Y: row.Wall.Median, Open: true})
 				}
 			}

@@ -170,7 +170,8 @@ func newAxes(title, xAxis, yAxis string, xs, ys []float64, fx, fy func(float64) 
 }
 
 // mark draws one point, its label as a tooltip and, if text, beside it
-// (never beside a hollow one).
+// (a hollow one's in grey, below the point, so that it does not sit on
+// the filled mark's label of the same scheme).
 func (a *axes) mark(label string, x, y float64, color string, open, text bool) {
 	px, py := a.sx.at(x), a.sy.at(y)
 	fill := color
@@ -179,7 +180,10 @@ func (a *axes) mark(label string, x, y float64, color string, open, text bool) {
 	}
 	fmt.Fprintf(&a.b, `<g><title>%s: %s, %s</title><circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s"/>`,
 		esc(label), esc(a.fx(x)), esc(a.fy(y)), px, py, fill, color)
-	if !open && text {
+	switch {
+	case text && open:
+		fmt.Fprintf(&a.b, `<text x="%.1f" y="%.1f" font-size="9" fill="#777">%s</text>`, px+6, py+12, esc(label))
+	case text:
 		fmt.Fprintf(&a.b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, px+6, py-4, esc(label))
 	}
 	a.b.WriteString(`</g>`)

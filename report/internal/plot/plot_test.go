@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -31,3 +32,16 @@ func TestScatterExtremeValues(t *testing.T) {
 		t.Error("no SVG")
 	}
 }
+
+// Every marker of a scatter plot is labelled, the hollow ones (the study's
+// accounting) too, in grey below the point.
+func TestScatterLabelsHollow(t *testing.T) {
+	svg := Scatter("t", "x", "y", []Point{{Label: "srp", X: 848, Y: 2e6}, {Label: "srp (study)", X: 824, Y: 2e6, Open: true}}, fmtNum, fmtNum)
+	for _, want := range []string{`font-size="10">srp</text>`, `fill="#777">srp (study)</text>`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("scatter lacks %q", want)
+		}
+	}
+}
+
+func fmtNum(v float64) string { return fmt.Sprint(v) }

@@ -45,8 +45,8 @@ func TestChromiumRendersReport(t *testing.T) {
 		skip("chromium did not run here: %v", err)
 	}
 	dom := string(out)
-	if n := strings.Count(dom, "<svg"); n != 5 {
-		t.Errorf("rendered DOM has %d figures, want 5", n)
+	if n := strings.Count(dom, "<svg"); n != 6 {
+		t.Errorf("rendered DOM has %d figures, want 6 (the whole picture, balanced, augmented, registration, bytes, energy)", n)
 	}
 	for _, want := range []string{`class="summary"`, `class="significance"`, `class="outliers"`, "energy: measured with RAPL"} {
 		if !strings.Contains(dom, want) {

@@ -81,6 +81,7 @@ func TestReportParts(t *testing.T) {
 	for _, want := range []string{
 		"<!DOCTYPE html>",
 		"energy: not measured: no powercap interface",
+		"The whole picture: the full exchange of every scheme on one axis",
 		"Balanced schemes: wall time of a full exchange",
 		"Augmented schemes: wall time of a full exchange",
 		"Augmented schemes: registration",
@@ -99,8 +100,8 @@ func TestReportParts(t *testing.T) {
 			t.Errorf("report contains %q", bad)
 		}
 	}
-	if n := len(svgs(t, html)); n != 4 {
-		t.Errorf("%d figures, want 4 (balanced, augmented, registration, scatter)", n)
+	if n := len(svgs(t, html)); n != 5 {
+		t.Errorf("%d figures, want 5 (whole picture, balanced, augmented, registration, scatter)", n)
 	}
 	// Every series has one outlier at 50x its base: all three rules see it,
 	// and the 10x-mean rule drops it from the statistics (19 of 20 kept).
@@ -130,8 +131,8 @@ func TestReportEnergyAndMerge(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if n := len(svgs(t, html)); n != 5 {
-		t.Errorf("%d figures, want 5", n)
+	if n := len(svgs(t, html)); n != 6 { // whole picture, balanced, augmented, registration, bytes, energy
+		t.Errorf("%d figures, want 6", n)
 	}
 }
 
@@ -240,5 +241,27 @@ func TestReportGroupsRunsAndImports(t *testing.T) {
 	}
 	if aSummary := html[strings.Index(html, `id="run-a"`):strings.Index(html, `id="run-b"`)]; strings.Contains(aSummary, "<td>–</td><td>–</td>") {
 		t.Error("measured run's allocations shown as unmeasured")
+	}
+}
+
+// The whole picture holds every scheme's full exchange, balanced and
+// augmented, on one axis, fastest first.
+func TestWholePicture(t *testing.T) {
+	html := render(t, fakeRun("box", false))
+	svg := func(title string) string {
+		for _, f := range strings.Split(html, "<svg ") {
+			if strings.Contains(f, "<title>"+title) {
+				return f[:strings.Index(f, "</svg>")]
+			}
+		}
+		return ""
+	}
+	fig, bal, aug := svg("The whole picture"), svg("Balanced schemes: wall time"), svg("Augmented schemes: wall time")
+	if fig == "" {
+		t.Fatal("no whole-picture figure")
+	}
+	rows := func(svg string) int { return strings.Count(svg, "<circle") }
+	if rows(fig) == 0 || rows(fig) != rows(bal)+rows(aug) {
+		t.Errorf("the whole picture has %d marks, the balanced and augmented figures %d and %d", rows(fig), rows(bal), rows(aug))
 	}
 }

@@ -131,7 +131,7 @@ func throughputFigure(st *bench.ServiceStudy) string {
 		k := key{p.Scheme, p.MaxBatch}
 		s := lines[k]
 		if s == nil {
-			s = &plot.Series{Label: fmt.Sprintf("%s b=%d", p.Scheme, p.MaxBatch), Color: colourIndex(st, p.Scheme), Dashed: false}
+			s = &plot.Series{Label: fmt.Sprintf("%s b=%d", p.Scheme, p.MaxBatch), Color: colourIndex(st, p.Scheme)}
 			lines[k] = s
 			keys = append(keys, k)
 		}

@@ -5,9 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
 
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/crypto/bcrypt"
@@ -54,16 +52,24 @@ type hashScheme interface {
 
 type bcryptScheme struct{ cost int }
 
-func (b bcryptScheme) hash(password []byte) ([]byte, error) {
+// bcryptLength refuses a password bcrypt cannot take whole.
+func bcryptLength(password []byte) error {
 	if len(password) > 72 {
-		return nil, badRequest("password: bcrypt takes at most 72 bytes")
+		return badRequest("password: bcrypt takes at most 72 bytes")
+	}
+	return nil
+}
+
+func (b bcryptScheme) hash(password []byte) ([]byte, error) {
+	if err := bcryptLength(password); err != nil {
+		return nil, err
 	}
 	return bcrypt.GenerateFromPassword(password, b.cost)
 }
 
 func (b bcryptScheme) verify(record, password []byte) (bool, error) {
-	if len(password) > 72 {
-		return false, badRequest("password: bcrypt takes at most 72 bytes")
+	if err := bcryptLength(password); err != nil {
+		return false, err
 	}
 	err := bcrypt.CompareHashAndPassword(record, password)
 	if errors.Is(err, bcrypt.ErrMismatchedHashAndPassword) {
@@ -235,6 +241,3 @@ func HashProbe(scheme string) (func() error, error) {
 		return err
 	}, nil
 }
-
-// StudyHashes lists the password hashes of Config.Study.
-func StudyHashes() []string { return slices.Sorted(maps.Keys(hashSchemes())) }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/kexlab/kexlab/bench"
 )
@@ -30,37 +31,48 @@ func ReadLoad(b []byte) (*bench.LoadResult, error) {
 	if err := dec.Decode(&l); err != nil {
 		return nil, fmt.Errorf("load result: %w", err)
 	}
-	lat := l.Latency
-	finite := func(vs ...float64) bool {
-		for _, v := range vs {
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return false
-			}
-		}
-		return true
+	if err := checkLoad(&l); err != nil {
+		return nil, err
 	}
+	return &l, nil
+}
+
+// finite reports whether every v is a finite number, not negative.
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkLoad reports a load result that does not hold together (see
+// ReadLoad).
+func checkLoad(l *bench.LoadResult) error {
+	lat := l.Latency
 	switch {
 	case l.Scheme == "":
-		return nil, fmt.Errorf("load result: no scheme")
+		return fmt.Errorf("load result: no scheme")
 	case l.Loop != "closed" && l.Loop != "open":
-		return nil, fmt.Errorf("load result: loop %q, want closed or open", l.Loop)
+		return fmt.Errorf("load result: loop %q, want closed or open", l.Loop)
 	case l.Concurrency < 1 || l.OK < 0 || l.Drained < 0 || lat.N < 0:
-		return nil, fmt.Errorf("load result: concurrency %d, ok %d, n %d", l.Concurrency, l.OK, lat.N)
+		return fmt.Errorf("load result: concurrency %d, ok %d, n %d", l.Concurrency, l.OK, lat.N)
 	case !finite(l.Rate, l.Seconds, l.Throughput, lat.Min, lat.Mean, lat.P50, lat.P90, lat.P99, lat.P999, lat.Max):
-		return nil, fmt.Errorf("load result: a negative or non-finite number")
+		return fmt.Errorf("load result: a negative or non-finite number")
 	case l.Rate > 1e6 || l.Throughput > 1e9 || l.Seconds > 1e7 || lat.Max > maxLoadLatencyMS:
 		// The generator's own limits: at most 1e6/s offered, a 10-minute
 		// histogram ceiling.
-		return nil, fmt.Errorf("load result: rate, throughput, seconds or latency beyond what kexlab load measures")
+		return fmt.Errorf("load result: rate, throughput, seconds or latency beyond what kexlab load measures")
 	case lat.N > 0 && !(lat.Min <= lat.P50 && lat.P50 <= lat.P90 && lat.P90 <= lat.P99 && lat.P99 <= lat.P999 && lat.P999 <= lat.Max):
-		return nil, fmt.Errorf("load result: latency percentiles out of order")
+		return fmt.Errorf("load result: latency percentiles out of order")
 	}
 	for k, n := range l.Errors {
 		if n < 0 {
-			return nil, fmt.Errorf("load result: %d errors of kind %q", n, k)
+			return fmt.Errorf("load result: %d errors of kind %q", n, k)
 		}
 	}
-	return &l, nil
+	return nil
 }
 
 // ReadServiceStudy decodes a `kexlab load-study -o` result. It returns nil,
@@ -82,21 +94,7 @@ func ReadServiceStudy(b []byte) (*bench.ServiceStudy, error) {
 		return nil, fmt.Errorf("service study: %w", err)
 	}
 	bad := func(vs ...float64) bool {
-		for _, v := range vs {
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e12 {
-				return true
-			}
-		}
-		return false
-	}
-	checkPoint := func(l bench.LoadResult) error {
-		l.Format = bench.LoadFormat
-		raw, err := json.Marshal(l)
-		if err != nil {
-			return err
-		}
-		_, err = ReadLoad(raw)
-		return err
+		return !finite(vs...) || slices.ContainsFunc(vs, func(v float64) bool { return v > 1e12 })
 	}
 	if bad(st.PointSeconds, st.WarmupSeconds) || st.Accounts < 0 {
 		return nil, fmt.Errorf("service study: a negative or non-finite shape")
@@ -115,7 +113,7 @@ func ReadServiceStudy(b []byte) (*bench.ServiceStudy, error) {
 		if p.Scheme == "" || p.MaxBatch < 1 || p.Conns < 1 || bad(p.ServerCPUS, p.PerCore) {
 			return nil, fmt.Errorf("service study: throughput point of %q: a missing field or a bad number", p.Scheme)
 		}
-		if err := checkPoint(p.Result); err != nil {
+		if err := checkLoad(&p.Result); err != nil {
 			return nil, fmt.Errorf("service study: %s, %d connections: %w", p.Scheme, p.Conns, err)
 		}
 	}
@@ -123,7 +121,7 @@ func ReadServiceStudy(b []byte) (*bench.ServiceStudy, error) {
 		if p.Scheme == "" || bad(p.Fraction) {
 			return nil, fmt.Errorf("service study: latency point of %q: a missing scheme or a bad fraction", p.Scheme)
 		}
-		if err := checkPoint(p.Result); err != nil {
+		if err := checkLoad(&p.Result); err != nil {
 			return nil, fmt.Errorf("service study: %s at %v of the peak: %w", p.Scheme, p.Fraction, err)
 		}
 	}

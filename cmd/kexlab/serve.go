@@ -17,6 +17,7 @@ import (
 
 	"github.com/kexlab/kexlab/server"
 	"github.com/kexlab/kexlab/server/dispatch"
+	"github.com/kexlab/kexlab/server/load"
 	"github.com/kexlab/kexlab/server/store"
 	"github.com/kexlab/kexlab/server/store/postgres"
 	"github.com/kexlab/kexlab/server/store/sqlite"
@@ -83,10 +84,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: -addr %q: %v", errUsage, *addr, err)
 	}
-	if ip := net.ParseIP(host); *cert == "" && !*insecure && (ip == nil || !ip.IsLoopback()) && host != "localhost" {
+	if *cert == "" && !*insecure && !load.IsLoopbackHost(host) {
 		return fmt.Errorf("%w: -addr %s is not a loopback address: give -tls-cert and -tls-key, or -insecure-http behind a TLS proxy", errUsage, *addr)
 	}
-	if ip := net.ParseIP(host); *study && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if *study && !load.IsLoopbackHost(host) {
 		return fmt.Errorf("%w: -study takes a loopback -addr: its hash logins send passwords, and SRP-1024/1536 are too weak to offer", errUsage)
 	}
 	secrets, err := server.LoadOrCreateSecrets(*data)

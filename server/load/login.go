@@ -32,17 +32,32 @@ type Config struct {
 // Check reports a configuration Run refuses: a service not on a loopback
 // address (load tests stay on this machine), out-of-range counts.
 func (cfg *Config) Check() error {
+	if err := cfg.checkTarget(); err != nil {
+		return err
+	}
+	return cfg.Loop.check()
+}
+
+// checkTarget checks the service and the accounts (what Register uses).
+func (cfg *Config) checkTarget() error {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("load: URL %q: want http(s)://host:port", cfg.URL)
 	}
-	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !IsLoopbackHost(u.Hostname()) {
 		return fmt.Errorf("load: URL %s: the load generator drives loopback services only", cfg.URL)
 	}
 	if cfg.Accounts < 1 || cfg.Accounts > 100000 {
 		return fmt.Errorf("load: accounts %d: want 1 to 100000", cfg.Accounts)
 	}
-	return cfg.Loop.check()
+	return nil
+}
+
+// IsLoopbackHost reports whether host (a name or an address, without a
+// port) is this machine's loopback: "localhost" or a loopback IP.
+func IsLoopbackHost(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
 }
 
 // The accounts' names and password: "load-<scheme>-<i>", one password, so
@@ -64,20 +79,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	hc := cfg.HTTP
-	if hc == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = cfg.Concurrency
-		hc = &http.Client{Transport: tr, Timeout: 30 * time.Second}
-	}
-	c := client.New(cfg.URL, hc)
-	c.OPAQUE = opaque.Config{KSF: opaque.Identity}
-	for i := range cfg.Accounts {
-		if cfg.Registered {
-			break
-		}
-		if err := register(ctx, c, cfg.Scheme, account(cfg.Scheme, i)); err != nil {
-			return nil, fmt.Errorf("load: registering %s: %w", account(cfg.Scheme, i), err)
+	c := cfg.client()
+	if !cfg.Registered {
+		if err := registerAll(ctx, c, cfg); err != nil {
+			return nil, err
 		}
 	}
 	var next atomic.Int64
@@ -92,6 +97,37 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Scheme = cfg.Scheme
 	return res, nil
+}
+
+// Register registers cfg's accounts (those that exist already are reused)
+// and runs no logins; cfg.Loop is not used.
+func Register(ctx context.Context, cfg Config) error {
+	if err := cfg.checkTarget(); err != nil {
+		return err
+	}
+	return registerAll(ctx, cfg.client(), cfg)
+}
+
+// client returns the generator's client for cfg.
+func (cfg *Config) client() *client.Client {
+	hc := cfg.HTTP
+	if hc == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = cfg.Concurrency // 0 (Register): net/http's default
+		hc = &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	}
+	c := client.New(cfg.URL, hc)
+	c.OPAQUE = opaque.Config{KSF: opaque.Identity}
+	return c
+}
+
+func registerAll(ctx context.Context, c *client.Client, cfg Config) error {
+	for i := range cfg.Accounts {
+		if err := register(ctx, c, cfg.Scheme, account(cfg.Scheme, i)); err != nil {
+			return fmt.Errorf("load: registering %s: %w", account(cfg.Scheme, i), err)
+		}
+	}
+	return nil
 }
 
 // register creates one account; an existing one is kept, and a rate

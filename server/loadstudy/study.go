@@ -110,6 +110,9 @@ func (cfg *Config) Check() error {
 		return errors.New("loadstudy: no schemes or no batch sizes")
 	}
 	for _, sc := range cfg.Schemes {
+		if client.IsHash(sc) {
+			continue // Limit would hash a password to tell
+		}
 		if _, err := Limit(sc); err != nil {
 			return err
 		}
@@ -404,9 +407,8 @@ type point struct {
 // measured run.
 func (r *runner) point(ctx context.Context, svc *service, scheme string, loop load.Loop, registered bool) (point, error) {
 	if !registered {
-		if _, err := load.Run(ctx, load.Config{URL: svc.url, Scheme: scheme, Accounts: r.cfg.Accounts,
-			Loop: load.Loop{Concurrency: 1, Duration: time.Millisecond, Requests: 1}}); err != nil {
-			return point{}, fmt.Errorf("loadstudy: %s: registering: %w", scheme, err)
+		if err := load.Register(ctx, load.Config{URL: svc.url, Scheme: scheme, Accounts: r.cfg.Accounts}); err != nil {
+			return point{}, fmt.Errorf("loadstudy: %s: %w", scheme, err)
 		}
 	}
 	// One connection pool for the warm-up and the run, so that the run

@@ -136,22 +136,37 @@ func (m *measurer) online(s pake.Scheme, info pake.Info) (smp *Sample, err error
 	return smp, nil
 }
 
-// extras takes the samples that follow an exchange: the online exchange
-// (OpOnline) and the primitive limit (OpFloor, OpFloorOnline), each for
-// schemes that support it.
-func (m *measurer) extras(s pake.Scheme, info pake.Info) ([]*Sample, error) {
+// sample takes one iteration of a scheme: the registration and exchange
+// (m.exchange), the online exchange (OpOnline) and the primitive limit
+// (OpFloor, OpFloorOnline), each for schemes that support it. With
+// floorFirst the limit is timed before the exchanges, otherwise after
+// them: Compare alternates the two iteration by iteration, so that the
+// exchange and its limit each run half of their samples right after
+// another scheme's (cold caches, branch predictors, frequency) and half
+// right after each other, and the paired ratio carries no order effect.
+func (m *measurer) sample(s pake.Scheme, info pake.Info, floorFirst bool) (reg, full *Sample, extra []*Sample, t pake.Transcript, err error) {
+	var floors []*Sample
+	if floorFirst {
+		if floors, err = m.floor(s, info); err != nil {
+			return nil, nil, nil, t, err
+		}
+	}
+	if reg, full, t, err = m.exchange(s, info); err != nil {
+		return nil, nil, nil, t, err
+	}
 	online, err := m.online(s, info)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, t, err
 	}
-	floors, err := m.floor(s, info)
-	if err != nil {
-		return nil, err
+	if !floorFirst {
+		if floors, err = m.floor(s, info); err != nil {
+			return nil, nil, nil, t, err
+		}
 	}
 	if online != nil {
 		floors = append([]*Sample{online}, floors...)
 	}
-	return floors, nil
+	return reg, full, floors, t, nil
 }
 
 // floor times the primitive limit of one exchange (OpFloor and, when the

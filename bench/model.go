@@ -35,6 +35,7 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -106,6 +107,9 @@ type Settings struct {
 	Warmup   int    `json:"warmup"`    // warm-up exchanges per scheme
 	BudgetNs int64  `json:"budget_ns"` // time budget of the whole run
 	Seed     uint64 `json:"seed"`      // seed of the sample order
+	// Profile is the pake profile the schemes were chosen by ("study",
+	// "recommended", "all"; "" when chosen by name).
+	Profile string `json:"profile,omitempty"`
 }
 
 // EnergyStatus says whether energy was measured and, if not, why.
@@ -114,6 +118,36 @@ type EnergyStatus struct {
 	Meter    string   `json:"meter,omitempty"`   // e.g. "RAPL /sys/class/powercap"
 	Domains  []string `json:"domains,omitempty"` // e.g. "package-0", "core"
 	Reason   string   `json:"reason,omitempty"`  // why not measured
+	// Rail, when set, is the one domain (a power rail of an imported
+	// Jetpack run, e.g. "cpu.big") whose energy the report shows, instead
+	// of the package domains or the total (SelectRail).
+	Rail string `json:"rail,omitempty"`
+}
+
+// SelectRail makes the report show the energy of one domain of r (a
+// Jetpack power rail such as "cpu.big", which the Android study plotted).
+// r must have measured it.
+func (r *Results) SelectRail(rail string) error {
+	if !r.Energy.Measured {
+		return fmt.Errorf("bench: %s measured no energy", r.Label)
+	}
+	for _, d := range r.Energy.Domains {
+		if d == rail {
+			r.Energy.Rail = rail
+			return nil
+		}
+	}
+	return fmt.Errorf("bench: %s has no energy rail %q (it has: %s)", r.Label, rail, strings.Join(r.Energy.Domains, ", "))
+}
+
+// EnergyValue is a Values selector for the energy r's report shows: the
+// selected rail when there is one, otherwise [Energy].
+func (r *Results) EnergyValue(s Sample) (float64, bool) {
+	if r.Energy.Rail != "" {
+		v, ok := s.EnergyUJ[r.Energy.Rail]
+		return v, ok
+	}
+	return Energy(s)
 }
 
 // SchemeInfo describes a measured scheme (or an imported benchmark).
@@ -143,6 +177,9 @@ type SchemeInfo struct {
 	// (OpFloor), e.g. "2 × P-256 ScalarBaseMult"; empty when the scheme
 	// does not declare one.
 	FloorOps []string `json:"floor_ops,omitempty"`
+	// Profiles are the pake profiles the scheme belongs to ("study",
+	// "recommended"); empty for imported benchmarks and older files.
+	Profiles []string `json:"profiles,omitempty"`
 }
 
 // MessageInfo is one wire message of a scheme, from pake.Info.

@@ -37,6 +37,9 @@ type Config struct {
 	EnergyReason string
 	// Label names the run (default: the host name).
 	Label string
+	// Profile records which pake profile Schemes came from ("" when they
+	// were chosen by name).
+	Profile string
 	// Progress, when not nil, is called after every sample.
 	Progress func(done, total int, elapsed time.Duration)
 }
@@ -74,7 +77,7 @@ func Compare(cfg Config) (*Results, error) {
 		Source:  "kexlab compare",
 		Machine: DescribeMachine(),
 		Settings: Settings{N: cfg.N, MinN: cfg.MinN, Warmup: cfg.Warmup,
-			BudgetNs: int64(cfg.Budget), Seed: cfg.Seed},
+			BudgetNs: int64(cfg.Budget), Seed: cfg.Seed, Profile: cfg.Profile},
 		Started: time.Now().UTC(),
 	}
 	res.Label = cfg.Label
@@ -111,11 +114,7 @@ func Compare(cfg Config) (*Results, error) {
 		si := schemeInfo(info)
 		var seen []time.Duration
 		for w := 0; w < cfg.Warmup; w++ {
-			reg, full, tr, err := m.exchange(s, info)
-			var extra []*Sample
-			if err == nil {
-				extra, err = m.extras(s, info)
-			}
+			reg, full, extra, tr, err := m.sample(s, info, w%2 == 1)
 			if err != nil {
 				si.Error = err.Error()
 				failed[i] = true
@@ -202,11 +201,7 @@ func Compare(cfg Config) (*Results, error) {
 				continue
 			}
 			s := cfg.Schemes[i]
-			reg, full, _, err := m.exchange(s, s.Info())
-			var extra []*Sample
-			if err == nil {
-				extra, err = m.extras(s, s.Info())
-			}
+			reg, full, extra, _, err := m.sample(s, s.Info(), iters[i]%2 == 1)
 			if err != nil {
 				// A scheme that fails is reported, not measured further.
 				res.Schemes[i].Error = err.Error()
@@ -294,7 +289,7 @@ func Plan(costs []time.Duration, maxN, minN int, budget time.Duration) []int {
 
 func schemeInfo(in pake.Info) SchemeInfo {
 	si := SchemeInfo{Name: in.Name, Suite: in.Suite, Spec: in.Spec,
-		Augmented: in.Augmented, KeyConfirmation: in.KeyConfirmation}
+		Augmented: in.Augmented, KeyConfirmation: in.KeyConfirmation, Profiles: pake.ProfilesOf(in.Name)}
 	for _, m := range in.Messages {
 		si.Messages = append(si.Messages, MessageInfo{Name: m.Name, From: m.From.String(),
 			Size: m.Size, StudySize: m.StudySize, Variable: m.Variable})

@@ -23,14 +23,26 @@ type APAKEPQOptions struct {
 // registered as "apakepq" uses the zero options.
 func NewAPAKEPQ(opts APAKEPQOptions) Scheme { return apakepqScheme{iterations: opts.Iterations} }
 
-func init() { register(NewAPAKEPQ(APAKEPQOptions{})) }
+func init() {
+	register(NewAPAKEPQ(APAKEPQOptions{}))
+	// The Android study's configuration: no password stretching (profile
+	// "study" only).
+	register(apakepqScheme{iterations: 1, name: "apakepq-nokdf"})
+}
 
-type apakepqScheme struct{ iterations int }
+type apakepqScheme struct {
+	iterations int
+	name       string // "" selects "apakepq"
+}
 
-func (apakepqScheme) Info() Info {
+func (s apakepqScheme) Info() Info {
+	name := "apakepq"
+	if s.name != "" {
+		name = s.name
+	}
 	return Info{
-		Name:            "apakepq",
-		Suite:           apakepq.Suite,
+		Name:            name,
+		Suite:           apakepq.Suite + stretchNote(s.iterations),
 		Spec:            "Lyu-Liu-Han, ASIACRYPT 2024",
 		Augmented:       true,
 		KeyConfirmation: true,

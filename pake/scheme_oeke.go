@@ -43,6 +43,13 @@ var _ Preparer = oekeScheme{}
 func init() {
 	register(NewOEKE(OEKEOptions{}))
 	register(NewOEKE(OEKEOptions{P256: true}))
+	// The Android study's configurations: no password stretching (one
+	// PBKDF2 iteration is a single HMAC-SHA256); profile "study" only.
+	for _, p256 := range []bool{false, true} {
+		s := NewOEKE(OEKEOptions{P256: p256, Iterations: 1}).(oekeScheme)
+		s.name += "-nokdf"
+		register(s)
+	}
 }
 
 type oekeScheme struct {
@@ -55,7 +62,7 @@ func (s oekeScheme) Info() Info {
 	p := s.params
 	return Info{
 		Name:            s.name,
-		Suite:           p.Name(),
+		Suite:           p.Name() + stretchNote(s.iterations),
 		Spec:            "Bresson, Chevassut, Pointcheval, ACM CCS 2003 (OEKE)",
 		KeyConfirmation: true,
 		Uses:            []string{"ClientID", "ServerID"},

@@ -26,16 +26,27 @@ func NewSPAKE2(opts SPAKE2Options) Scheme {
 	return spake2Scheme{mhf: opts.MHF}
 }
 
-func init() { register(NewSPAKE2(SPAKE2Options{})) }
-
-type spake2Scheme struct {
-	mhf spake2.MHF
+func init() {
+	register(NewSPAKE2(SPAKE2Options{}))
+	// The Android study's configuration: w from HKDF, no memory-hard
+	// function (profile "study" only; see spake2.HKDF).
+	register(spake2Scheme{mhf: spake2.HKDF, name: "spake2-hkdf",
+		suite: spake2.Suite + ", w = HKDF-SHA256(pw) (NO memory-hard function)"})
 }
 
-func (spake2Scheme) Info() Info {
+type spake2Scheme struct {
+	mhf         spake2.MHF
+	name, suite string // "" selects "spake2" and spake2.Suite
+}
+
+func (s spake2Scheme) Info() Info {
+	name, suite := "spake2", spake2.Suite
+	if s.name != "" {
+		name, suite = s.name, s.suite
+	}
 	return Info{
-		Name:            "spake2",
-		Suite:           spake2.Suite,
+		Name:            name,
+		Suite:           suite,
 		Spec:            "RFC 9382",
 		KeyConfirmation: true,
 		Uses:            []string{"ClientID", "ServerID", "Context"},

@@ -244,7 +244,7 @@ func summarizeRow(r *bench.Results, si bench.SchemeInfo, op string) Row {
 			row.CPU = &s
 		}
 	}
-	if e := r.Values(si.Name, op, bench.Energy); len(e) >= 2 {
+	if e := r.Values(si.Name, op, r.EnergyValue); len(e) >= 2 {
 		if s, err := stats.Summarize(Kept(e)); err == nil {
 			row.Energy = &s
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/bench/stats"
+	"github.com/kexlab/kexlab/pake"
 	"github.com/kexlab/kexlab/report/internal/numfmt"
 	"github.com/kexlab/kexlab/report/internal/plot"
 )
@@ -27,6 +28,15 @@ type view struct {
 	Figures   []template.HTML
 	Across    []Across
 	Agree     []Agreement
+	Findings  []findingsView
+	// FindingsAgree compares the findings of the first two kexlab compare
+	// runs ("" with fewer).
+	FindingsAgree string
+}
+
+type findingsView struct {
+	Label string
+	Rows  []Finding
 }
 
 type runView struct {
@@ -82,12 +92,15 @@ func build(an []Run) view {
 		}
 		return s
 	}
-	var bal, aug, reg, online, imported, energy []plot.Dot
-	var pts []plot.Point
+	var imported, energy []plot.Dot
+	sets := map[string]*figureSet{}
 	for i, r := range an {
 		rv := runView{Run: r, Machine: r.Results.Machine, Color: plot.Color(i)}
 		if r.Results.Energy.Measured {
 			rv.Energy = fmt.Sprintf("energy: measured with %s (%s)", r.Results.Energy.Meter, strings.Join(r.Results.Energy.Domains, ", "))
+			if rail := r.Results.Energy.Rail; rail != "" {
+				rv.Energy += "; shown: rail " + rail
+			}
 		} else {
 			rv.Energy = "energy: not measured: " + r.Results.Energy.Reason
 		}
@@ -103,32 +116,40 @@ func build(an []Run) view {
 			}
 			d := plot.Dot{Key: row.Scheme, Label: label(r, row.Scheme), Run: i, Mid: row.Wall.Median,
 				Lo: row.Wall.MedianCI.Low, Hi: row.Wall.MedianCI.High, Coverage: row.Wall.MedianCI.Level}
-			switch {
-			case !native:
-				d.Label = label(r, row.Scheme+" ("+r.Results.Source+")")
-				imported = append(imported, d)
-			case row.Op == bench.OpRegister:
-				reg = append(reg, d)
-			case row.Op == bench.OpOnline:
-				online = append(online, d)
-			case row.Op != bench.OpFull:
-				continue
-			case row.Augmented:
-				aug = append(aug, d)
-			default:
-				bal = append(bal, d)
-			}
 			if row.Energy != nil {
 				energy = append(energy, plot.Dot{Key: row.Scheme + " " + row.Op, Label: label(r, row.Scheme+" "+row.Op), Run: i,
 					Mid: row.Energy.Median, Lo: row.Energy.MedianCI.Low, Hi: row.Energy.MedianCI.High, Coverage: row.Energy.MedianCI.Level})
 			}
-			if native && row.Op == bench.OpFull && row.Size > 0 {
-				pts = append(pts, plot.Point{Label: row.Scheme, Run: i, X: float64(row.Size), Y: row.Wall.Median})
-				if row.StudySize > 0 && row.StudySize != row.Size {
-					pts = append(pts, plot.Point{Label: row.Scheme + " (study)", Run: i,
-						X: float64(row.StudySize), Y: row.Wall.Median, Open: true})
-				}
+			if !native {
+				d.Label = label(r, row.Scheme+" ("+r.Results.Source+")")
+				imported = append(imported, d)
+				continue
 			}
+			si, _ := r.Results.Scheme(row.Scheme)
+			for _, p := range profilesOr(si.Profiles) {
+				fs := sets[p]
+				if fs == nil {
+					fs = &figureSet{}
+					sets[p] = fs
+				}
+				fs.add(row, d, i)
+			}
+		}
+	}
+	var firsts [][]Finding
+	for _, r := range an {
+		if Native(r.Results) {
+			fs := Findings(r.Results)
+			v.Findings = append(v.Findings, findingsView{r.Label, fs})
+			firsts = append(firsts, fs)
+		}
+	}
+	if len(firsts) >= 2 {
+		n, differ := FindingsAgree(firsts[0], firsts[1])
+		v.FindingsAgree = fmt.Sprintf("%s and %s: %d finding(s) called significant by either run; they differ on %d",
+			v.Findings[0].Label, v.Findings[1].Label, n, len(differ))
+		if len(differ) > 0 {
+			v.FindingsAgree += ": " + strings.Join(differ, "; ")
 		}
 	}
 	v.Across = CompareRuns(an)
@@ -138,25 +159,82 @@ func build(an []Run) view {
 			v.Figures = append(v.Figures, template.HTML(plot.Dots(title, axis, group(d), f)))
 		}
 	}
-	// The Android study's whole picture: every scheme on one axis,
-	// fastest first (by its first run's median).
-	whole := append(append([]plot.Dot{}, bal...), aug...)
-	sort.SliceStable(whole, func(i, j int) bool { return whole[i].Mid < whole[j].Mid })
-	add("The whole picture: the full exchange of every scheme on one axis, fastest first (median, 95% CI)", "time per exchange (log scale)", whole, numfmt.Ns)
-	add("Balanced schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", bal, numfmt.Ns)
-	add("Augmented schemes: wall time of a full exchange (median, 95% CI)", "time per exchange (log scale)", aug, numfmt.Ns)
-	add("Augmented schemes: registration (median, 95% CI)", "time per registration (log scale)", reg, numfmt.Ns)
-	add("Online exchange, password stretching done beforehand (pake.Preparer; median, 95% CI)", "time per exchange (log scale)", online, numfmt.Ns)
-	// Hollow marks first, so that a filled one at the same place stays visible.
-	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Open && !pts[j].Open })
-	if len(pts) > 0 {
-		v.Figures = append(v.Figures, template.HTML(plot.Scatter("Time of a full exchange vs bytes on the wire",
-			"total message bytes (filled: standard encoding; hollow: study accounting; log scale)",
-			"median time (log scale)", pts, numfmt.Num, numfmt.Ns)))
+	for _, p := range profileOrder {
+		fs := sets[p]
+		if fs == nil {
+			continue
+		}
+		t := profileTitle(p)
+		// The Android study's whole picture: every scheme on one axis,
+		// fastest first (by its first run's median).
+		whole := append(append([]plot.Dot{}, fs.bal...), fs.aug...)
+		sort.SliceStable(whole, func(i, j int) bool { return whole[i].Mid < whole[j].Mid })
+		add("The whole picture: the full exchange of every scheme on one axis, fastest first (median, 95% CI)"+t, "time per exchange (log scale)", whole, numfmt.Ns)
+		add("Balanced schemes: wall time of a full exchange (median, 95% CI)"+t, "time per exchange (log scale)", fs.bal, numfmt.Ns)
+		add("Augmented schemes: wall time of a full exchange (median, 95% CI)"+t, "time per exchange (log scale)", fs.aug, numfmt.Ns)
+		add("Augmented schemes: registration (median, 95% CI)"+t, "time per registration (log scale)", fs.reg, numfmt.Ns)
+		add("Online exchange, password stretching done beforehand (pake.Preparer; median, 95% CI)"+t, "time per exchange (log scale)", fs.online, numfmt.Ns)
+		// Hollow marks first, so that a filled one at the same place stays visible.
+		sort.SliceStable(fs.pts, func(i, j int) bool { return fs.pts[i].Open && !fs.pts[j].Open })
+		if len(fs.pts) > 0 {
+			v.Figures = append(v.Figures, template.HTML(plot.Scatter("Time of a full exchange vs bytes on the wire"+t,
+				"total message bytes (filled: standard encoding; hollow: study accounting; log scale)",
+				"median time (log scale)", fs.pts, numfmt.Num, numfmt.Ns)))
+		}
 	}
 	add("Imported benchmarks: time per operation (median, 95% CI)", "time per operation (log scale)", imported, numfmt.Ns)
-	add("Energy (RAPL package domains, or the imported total; median, 95% CI)", "µJ (log scale)", energy, numfmt.Num)
+	add("Energy per operation (RAPL package domains; imported runs: the rail chosen with -rail, else the total; median, 95% CI) — every measured scheme, all profiles", "µJ (log scale)", energy, numfmt.Num)
 	return v
+}
+
+// figureSet holds the dots of one profile's figures.
+type figureSet struct {
+	bal, aug, reg, online []plot.Dot
+	pts                   []plot.Point
+}
+
+func (fs *figureSet) add(row Row, d plot.Dot, run int) {
+	switch {
+	case row.Op == bench.OpRegister:
+		fs.reg = append(fs.reg, d)
+	case row.Op == bench.OpOnline:
+		fs.online = append(fs.online, d)
+	case row.Op != bench.OpFull:
+		return
+	case row.Augmented:
+		fs.aug = append(fs.aug, d)
+	default:
+		fs.bal = append(fs.bal, d)
+	}
+	if row.Op == bench.OpFull && row.Size > 0 {
+		fs.pts = append(fs.pts, plot.Point{Label: row.Scheme, Run: run, X: float64(row.Size), Y: row.Wall.Median})
+		if row.StudySize > 0 && row.StudySize != row.Size {
+			fs.pts = append(fs.pts, plot.Point{Label: row.Scheme + " (study)", Run: run,
+				X: float64(row.StudySize), Y: row.Wall.Median, Open: true})
+		}
+	}
+}
+
+// profileOrder is the order of the profiles' figures; "" collects the
+// schemes of files that record no profile.
+var profileOrder = []string{pake.ProfileStudy, pake.ProfileRecommended, ""}
+
+func profilesOr(ps []string) []string {
+	if len(ps) == 0 {
+		return []string{""}
+	}
+	return ps
+}
+
+// profileTitle is what a figure's title says about its profile.
+func profileTitle(p string) string {
+	switch p {
+	case pake.ProfileStudy:
+		return " — profile: study (the Android study's configurations)"
+	case pake.ProfileRecommended:
+		return " — profile: recommended (kexlab's hardened configurations)"
+	}
+	return " — profile: not recorded (schemes as measured)"
 }
 
 // group puts the dots of the same scheme from different runs next to each

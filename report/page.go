@@ -24,6 +24,13 @@ figure { margin: 1.5em 0; }
 <p class="note">Generated {{.Generated}}.{{if .Runs}} {{len .Runs}} run(s). Times are wall-clock per operation; intervals are the distribution-free 95% confidence intervals of the median (order statistics; the coverage actually achieved is given). Statistics use the samples kept by the seed study's outlier rule (samples above 10 × the mean dropped; the number dropped is in each run's outlier table, with the Tukey-fence counts beside it).{{end}}</p>
 {{if .Runs}}{{range .Runs}}<p class="energy" id="energy-{{.Label}}"><span style="color:{{.Color}}">■</span> {{.Label}}: {{.Energy}}</p>
 {{end}}<p class="note">RAPL energy is that of the whole CPU package during each sample, other processes included, with a resolution of about 1 ms: it is meaningful only on an otherwise idle machine.</p>
+{{end}}{{with .Findings}}<h2 id="findings">The study's findings, checked here</h2>
+<p class="note">Each finding of the Android PAKE study, tested on this run's samples of the two rows named (A against B, both from the same interleaved run): the ratio A/B is the Hodges–Lehmann estimate on the logarithms (the median ratio over all pairs) with its distribution-free interval; p is the two-sided Mann–Whitney test, Holm-adjusted over the run's findings (α = 0.05); δ is Cliff's delta of A against B. A verdict compares the direction the study reported; the study's magnitudes are beside it.</p>
+{{range .}}<table class="findings" id="findings-{{.Label}}">
+<tr><th class="l">finding ({{.Label}})</th><th class="l">study</th><th class="l">A</th><th class="l">B</th><th class="l">measure</th><th>n A / B</th><th>A/B</th><th>interval</th><th>p</th><th>p (Holm)</th><th>δ</th><th class="l">verdict</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Claim}}</td><td class="l">{{.Study}}</td><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td class="l">{{.Metric}}</td>{{if .NA}}<td>{{.NA}} / {{.NB}}</td><td>{{printf "%.2f" .Ratio}}</td><td>[{{printf "%.2f" .Lo}}, {{printf "%.2f" .Hi}}] ({{pct .Level}})</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td>{{delta .Delta}}</td>{{else}}<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>{{end}}<td class="l"><b>{{.Verdict}}</b>{{with .Why}}: {{.}}{{end}}</td></tr>
+{{end}}</table>
+{{end}}{{with $.FindingsAgree}}<p class="note" id="findings-agree">Two runs: {{.}}.</p>{{end}}
 {{end}}{{with .Figures}}<h2 id="figures">Figures</h2>
 {{range .}}<figure>{{.}}</figure>
 {{end}}{{end}}
@@ -74,7 +81,7 @@ figure { margin: 1.5em 0; }
 <tr><th class="l">load average at start</th><td class="l">{{.Machine.LoadAvg}}</td></tr>
 <tr><th class="l">time</th><td class="l">{{.Machine.Time}}</td></tr>
 <tr><th class="l">CPU clock</th><td class="l">{{with .Results.CPUClock}}{{.}}{{else}}not measured{{end}}</td></tr>
-<tr><th class="l">settings</th><td class="l">n ≤ {{.Results.Settings.N}}, n ≥ {{.Results.Settings.MinN}}, warm-up {{.Results.Settings.Warmup}}, budget {{nsi .Results.Settings.BudgetNs}}, seed {{.Results.Settings.Seed}}</td></tr>
+<tr><th class="l">settings</th><td class="l">n ≤ {{.Results.Settings.N}}, n ≥ {{.Results.Settings.MinN}}, warm-up {{.Results.Settings.Warmup}}, budget {{nsi .Results.Settings.BudgetNs}}, seed {{.Results.Settings.Seed}}{{with .Results.Settings.Profile}}, profile {{.}}{{end}}</td></tr>
 <tr><th class="l">CPU flags</th><td class="l" style="font-size:80%">{{join .Machine.CPUFlags " "}}</td></tr>
 </table>
 <h3>Summary (sorted by median time)</h3>
@@ -84,7 +91,7 @@ figure { margin: 1.5em 0; }
 {{else}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td>{{.Wall.N}}</td><td>{{ns .Wall.Median}}</td><td>{{ns .Wall.IQR}}</td><td>{{pct .Wall.CV}}</td><td>[{{ns .Wall.MedianCI.Low}}, {{ns .Wall.MedianCI.High}}] ({{pct .Wall.MedianCI.Level}})</td><td>{{with .CPU}}{{ns .Median}}{{else}}–{{end}}</td>{{if .HeapMeasured}}<td>{{num .Allocs}}</td><td>{{bytes .Bytes}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td>{{if .Size}}{{.Size}} / {{.StudySize}}{{else}}–{{end}}</td><td>{{with .Energy}}{{num .Median}} [{{num .MedianCI.Low}}, {{num .MedianCI.High}}]{{else}}not measured{{end}}</td><td class="l">{{.WireCheck}}</td></tr>
 {{end}}{{end}}</table>
 {{with .Limits}}<h3>Primitive limit</h3>
-<p class="note">Each exchange against the operations any implementation of the scheme has to perform (group operations, exponentiations, KEM calls, and for a full exchange the password processing), timed right after it in the same interleaved run. The ratio is the median of the paired ratios exchange / floor, with the 95% CI of that median; what exceeds 1 is everything else (encodings, hashes, key schedule, allocation).</p>
+<p class="note">Each exchange against the operations any implementation of the scheme has to perform (group operations, exponentiations, KEM calls, and for a full exchange the password processing), timed in the same interleaved run beside it, before it in one iteration and after it in the next. The ratio is the median of the paired ratios exchange / floor on {{(index . 0).Metric}} of the measuring thread, with the 95% CI of that median; what exceeds 1 is everything else (encodings, hashes, key schedule, allocation).</p>
 <table class="limits">
 <tr><th class="l">scheme</th><th class="l">op</th><th>n</th><th>exchange median</th><th>floor median</th><th>ratio</th><th>95% CI of ratio</th><th class="l">unavoidable operations</th></tr>
 {{range .}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}} / {{.FloorOp}}</td>{{if .Err}}<td colspan="5" class="l">{{.Err}}</td>{{else}}<td>{{.Ratio.N}}</td><td>{{ns .Exchange}}</td><td>{{ns .Floor}}</td><td>{{printf "%.2f" .Ratio.Median}}</td><td>[{{printf "%.2f" .Ratio.MedianCI.Low}}, {{printf "%.2f" .Ratio.MedianCI.High}}]</td>{{end}}<td class="l">{{.Ops}}</td></tr>

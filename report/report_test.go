@@ -122,7 +122,7 @@ func TestReportEnergyAndMerge(t *testing.T) {
 	for _, want := range []string{
 		"energy: measured with RAPL (package-0)",
 		"energy: not measured: no powercap interface",
-		"Energy (RAPL package domains",
+		"Energy per operation (RAPL package domains",
 		"fast — box", "fast — box #2", // merged runs side by side, labels unique
 		"Run: box #2",
 		`class="across"`,

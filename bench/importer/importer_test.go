@@ -3,6 +3,7 @@ package importer
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/kexlab/kexlab/bench"
@@ -85,6 +86,25 @@ func TestJetpack(t *testing.T) {
 	}
 	if !r.Energy.Measured {
 		t.Error("energy not marked measured")
+	}
+	// Each rail is kept: the Android study's figure is the cpu.big rail.
+	if want := []string{"total", "cpu.big"}; strings.Join(r.Energy.Domains, ",") != strings.Join(want, ",") {
+		t.Errorf("energy domains %v, want %v", r.Energy.Domains, want)
+	}
+	if err := r.SelectRail("gpu"); err == nil || !strings.Contains(err.Error(), "total, cpu.big") {
+		t.Errorf("unknown rail: %v", err)
+	}
+	if err := r.SelectRail("cpu.big"); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Values(name, bench.OpFull, r.EnergyValue); len(e) != 4 || e[0] != 10 || e[3] != 13 {
+		t.Errorf("cpu.big energy %v, want energyComponentCpuBigUws runs", e)
+	}
+	for metric, rail := range map[string]string{"energyComponentCpuBigUws": "cpu.big", "energyCpuUws": "cpu",
+		"energyTotalUws": "total", "energyComponentDisplayUws": "display", "energyComponentCpuLittleUws": "cpu.little"} {
+		if got := railName(metric); got != rail {
+			t.Errorf("railName(%s) = %s, want %s", metric, got, rail)
+		}
 	}
 	if r.Samples[0].Allocs != 40 {
 		t.Errorf("allocs %d", r.Samples[0].Allocs)

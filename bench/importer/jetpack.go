@@ -47,6 +47,7 @@ func Jetpack(b []byte) (*bench.Results, error) {
 	}
 	r.Label = r.Machine.Host
 	energyAny := false
+	rails := map[string]bool{}
 	for i, bm := range in.Benchmarks {
 		if bm.Name == "" {
 			return nil, fmt.Errorf("%w: Jetpack benchmark %d has no name", ErrFormat, i)
@@ -83,9 +84,6 @@ func Jetpack(b []byte) (*bench.Results, error) {
 		}
 		sort.Strings(names)
 		for _, k := range names {
-			if k != "energyTotalUws" && contains(names, "energyTotalUws") {
-				continue
-			}
 			for j := range samples {
 				v := bm.Metrics[k].Runs[j]
 				if !(v >= 0) || math.IsInf(v, 0) {
@@ -94,7 +92,16 @@ func Jetpack(b []byte) (*bench.Results, error) {
 				if samples[j].EnergyUJ == nil {
 					samples[j].EnergyUJ = map[string]float64{}
 				}
-				samples[j].EnergyUJ["total"] += v
+				// "total" is energyTotalUws, or the sum of the metrics
+				// when the file has no total; every rail is kept under
+				// its own name for kexlab report -rail.
+				if k == "energyTotalUws" || !contains(names, "energyTotalUws") {
+					samples[j].EnergyUJ["total"] += v
+				}
+				if rail := railName(k); rail != "total" {
+					samples[j].EnergyUJ[rail] = v
+					rails[rail] = true
+				}
 				energyAny = true
 			}
 		}
@@ -105,7 +112,12 @@ func Jetpack(b []byte) (*bench.Results, error) {
 		add(r, name, samples)
 	}
 	if energyAny {
-		r.Energy = bench.EnergyStatus{Measured: true, Meter: "Jetpack PowerMetric (energy*Uws)", Domains: []string{"total"}}
+		domains := []string{"total"}
+		for k := range rails {
+			domains = append(domains, k)
+		}
+		sort.Strings(domains[1:])
+		r.Energy = bench.EnergyStatus{Measured: true, Meter: "Jetpack PowerMetric (energy*Uws)", Domains: domains}
 	}
 	return r, nil
 }
@@ -117,4 +129,21 @@ func contains(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// railName turns a Jetpack energy metric into the name of its power rail
+// or category: energyComponentCpuBigUws → "cpu.big", energyCpuUws →
+// "cpu", energyTotalUws → "total".
+func railName(metric string) string {
+	m := strings.TrimSuffix(strings.TrimPrefix(metric, "energy"), "Uws")
+	m = strings.TrimPrefix(m, "Component")
+	var parts []string
+	start := 0
+	for i := 1; i <= len(m); i++ {
+		if i == len(m) || (m[i] >= 'A' && m[i] <= 'Z') {
+			parts = append(parts, strings.ToLower(m[start:i]))
+			start = i
+		}
+	}
+	return strings.Join(parts, ".")
 }

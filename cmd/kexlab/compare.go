@@ -48,7 +48,9 @@ random order fixed by -seed.
 `)
 		fs.PrintDefaults()
 	}
-	schemes := fs.String("schemes", "", "comma-separated schemes to measure (default: all registered)")
+	schemes := fs.String("schemes", "", "comma-separated schemes to measure (instead of -profile)")
+	profile := fs.String("profile", pake.ProfileAll, "schemes to measure: "+strings.Join(pake.ProfileNames(), ", ")+
+		" (study: the Android study's configurations; recommended: kexlab's hardened ones; all: both, each scheme once)")
 	n := fs.Int("n", defaultN, "most samples per scheme")
 	minN := fs.Int("min-n", defaultMinN, "fewest samples per scheme (wins over -time)")
 	warmup := fs.Int("warmup", defaultWarmup, "warm-up exchanges per scheme (also calibrate the cost)")
@@ -70,6 +72,15 @@ random order fixed by -seed.
 	if err != nil {
 		return err
 	}
+	prof := ""
+	if *schemes == "" {
+		if list, err = pake.Profile(*profile); err != nil {
+			return fmt.Errorf("%w: -profile: %v", errUsage, err)
+		}
+		prof = *profile
+	} else if flagSet(fs, "profile") {
+		return fmt.Errorf("%w: -schemes and -profile exclude each other", errUsage)
+	}
 	// The flags and -out are checked before minutes of measuring.
 	if most := maxN(len(list)); *n > most {
 		return fmt.Errorf("%w: -n %d with %d schemes could make a results.json over the %s that kexlab report reads; use -n %d or less",
@@ -79,7 +90,7 @@ random order fixed by -seed.
 		return err
 	}
 	cfg := bench.Config{Schemes: list, N: *n, MinN: *minN, Warmup: *warmup, Budget: *budget,
-		Seed: *seed, Label: *label}
+		Seed: *seed, Label: *label, Profile: prof}
 	if r, err := meter.OpenRAPL(meter.DefaultPowercap); err == nil {
 		cfg.Energy = r
 	} else {
@@ -281,7 +292,7 @@ func printLimits(w io.Writer, r *bench.Results) error {
 	if len(ls) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w, "\nprimitive limit: exchange / unavoidable operations timed right after it (median of paired ratios, 95% CI)")
+	fmt.Fprintf(w, "\nprimitive limit: exchange / unavoidable operations timed beside it, order alternated (median of paired ratios on %s, 95%% CI)\n", ls[0].Metric)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCHEME\tOP / FLOOR\tN\tEXCHANGE\tFLOOR\tRATIO\t95% CI")
 	for _, l := range ls {

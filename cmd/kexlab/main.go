@@ -224,3 +224,10 @@ func cmdVectors(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -23,6 +23,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	out := fs.String("o", "out/report.html", "the HTML file to write")
 	labels := fs.String("labels", "", "comma-separated labels for the runs, in order (default: each run's own label)")
+	rail := fs.String("rail", "", "the energy rail to show for runs that measured rails (imported Jetpack runs: e.g. cpu.big, the Android study's)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json), an\nAndroid Jetpack Microbenchmark JSON file, a kexlab load result (-o) or a\nkexlab load-study result (-o); the format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
 		fs.PrintDefaults()
@@ -61,6 +62,11 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	}
 	for i, l := range ls {
 		runs[i].Label = strings.TrimSpace(l)
+	}
+	if *rail != "" {
+		if err := selectRail(runs, *rail); err != nil {
+			return err
+		}
 	}
 	if dir := filepath.Dir(*out); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -128,4 +134,25 @@ func loadAny(path string) (input, error) {
 		r.Label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 	return input{run: r}, nil
+}
+
+// selectRail shows the energy of rail for every run that has it; a rail
+// no run has is a usage error that lists the rails there are.
+func selectRail(runs []*bench.Results, rail string) error {
+	var have []string
+	found := false
+	for _, r := range runs {
+		if r.SelectRail(rail) == nil {
+			found = true
+		} else if r.Energy.Measured {
+			have = append(have, r.Label+": "+strings.Join(r.Energy.Domains, ", "))
+		}
+	}
+	if !found {
+		if len(have) == 0 {
+			return fmt.Errorf("%w: -rail %s: no run measured energy", errUsage, rail)
+		}
+		return fmt.Errorf("%w: -rail %s: no run has that rail (%s)", errUsage, rail, strings.Join(have, "; "))
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/base64"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -59,8 +58,7 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: -p11-key-type: %v", errUsage, err)
 	}
-	ktSet := false
-	fs.Visit(func(f *flag.Flag) { ktSet = ktSet || f.Name == "p11-key-type" })
+	ktSet := flagSet(fs, "p11-key-type")
 	if ktSet && !*generate && *imp == "" {
 		return fmt.Errorf("%w: -p11-key-type goes with -p11-generate or -p11-import", errUsage)
 	}

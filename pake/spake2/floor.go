@@ -72,5 +72,8 @@ func mhfName(mhf MHF) (string, MHF) {
 	if mhf == nil || reflect.ValueOf(mhf).Pointer() == reflect.ValueOf(MHF(Scrypt)).Pointer() {
 		return fmt.Sprintf("scrypt N=%d r=%d p=%d", ScryptN, ScryptR, ScryptP), Scrypt
 	}
+	if reflect.ValueOf(mhf).Pointer() == reflect.ValueOf(MHF(HKDF)).Pointer() {
+		return "HKDF-SHA256 (no memory-hard function)", HKDF
+	}
 	return "MHF (application's)", mhf
 }

@@ -2,11 +2,14 @@ package spake2
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/sha512"
+	"io"
 	"errors"
 	"math/big"
 	"testing"
 
+	"golang.org/x/crypto/hkdf"
 	"golang.org/x/crypto/scrypt"
 
 	"github.com/kexlab/kexlab/internal/pakeerr"
@@ -78,5 +81,25 @@ func TestIdentitySalt(t *testing.T) {
 	}
 	if bytes.Equal(IdentitySalt([]byte("ab"), []byte("c")), IdentitySalt([]byte("a"), []byte("bc"))) {
 		t.Error("IdentitySalt is ambiguous")
+	}
+}
+
+// HKDF (the study's configuration) is HKDF-SHA256 with the package's info
+// label and 48 bytes of output, as x/crypto/hkdf computes it.
+func TestHKDFMatchesXCrypto(t *testing.T) {
+	pw, salt := []byte("correct horse"), IdentitySalt([]byte("A"), []byte("B"))
+	got, err := HKDF(pw, salt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, ScryptOutputSize)
+	if _, err := io.ReadFull(hkdf.New(sha256.New, pw, salt, []byte(hkdfInfo)), want); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("HKDF = %x, x/crypto/hkdf %x", got, want)
+	}
+	if name, _ := mhfName(HKDF); name != "HKDF-SHA256 (no memory-hard function)" {
+		t.Errorf("floor name %q", name)
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/sha512"
-	"io"
 	"errors"
+	"io"
 	"math/big"
 	"testing"
 

@@ -122,7 +122,7 @@ REQUIRE_NETNS := $(shell [ "$$(id -u)" = 0 ] && echo 1)
 
 unit:
 	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_POSTGRES=1 KEXLAB_REQUIRE_HAPROXY=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) \
-	KEXLAB_REQUIRE_SRP_PEERS=1 KEXLAB_SRP_PEERS=$(CURDIR)/peers/srp-interop/bin \
+	KEXLAB_REQUIRE_SRP_PEERS=1 KEXLAB_SRP_PEERS=$(CURDIR)/peers/srp-interop/bin KEXLAB_REPORT_SHOTS=$(abspath $(OUT))/report-shots \
 	$(GO) test -count=1 -timeout 20m ./...
 
 fuzz:

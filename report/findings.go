@@ -17,6 +17,14 @@ const (
 	NotMeasurable = "not measurable here"
 )
 
+// MinEffect is the smallest difference a finding counts: a ratio whose
+// interval reaches into [1/(1+MinEffect), 1+MinEffect] is not called a
+// difference however small its p. On a shared 2-core machine, back-to-back
+// runs moved PACE IM/GM's online ratio between 0.98 (p = 0.0005) and 0.99
+// (p = 0.43): differences of a few percent are the machine's, not the
+// scheme's.
+const MinEffect = 0.05
+
 // Finding is one finding of the Android PAKE study checked against one run:
 // A's samples against B's, as a ratio of A to B with its interval, the
 // Mann–Whitney p-value (raw and Holm-adjusted over the run's findings) and
@@ -35,7 +43,8 @@ type Finding struct {
 	Ratio, Lo, Hi, Level float64
 	P, PAdj              float64
 	Delta                float64 // Cliff's δ of A relative to B
-	// Significant: PAdj < Alpha.
+	// Significant: PAdj < Alpha and the interval excludes differences
+	// smaller than MinEffect (both ways).
 	Significant bool
 	Verdict     string // Agrees, Disagrees or NotMeasurable
 	Why         string // what the verdict rests on, or why not measurable
@@ -134,7 +143,7 @@ func Findings(r *bench.Results) []Finding {
 			continue
 		}
 		res.PAdj = adj[k]
-		res.Significant = res.PAdj < Alpha
+		res.Significant = res.PAdj < Alpha && (res.Lo > 1+MinEffect || res.Hi < 1/(1+MinEffect))
 		res.Verdict, res.Why = judge(f, *res, r)
 	}
 	return out
@@ -254,8 +263,10 @@ func judge(f finding, res Finding, r *bench.Results) (string, string) {
 		return Agrees, fmt.Sprintf("%s, above the time ratio's whole interval (up to %.2f)", res.Why, res.Hi)
 	}
 	switch {
-	case !res.Significant:
+	case res.PAdj >= Alpha:
 		return Disagrees, fmt.Sprintf("no significant difference (Holm p = %.2g ≥ %.2g)", res.PAdj, Alpha)
+	case !res.Significant:
+		return Disagrees, fmt.Sprintf("no difference of %.0f %% or more: the interval reaches into [%.3f, %.2f]", 100*MinEffect, 1/(1+MinEffect), 1+MinEffect)
 	case (res.Ratio > 1) != f.slower:
 		return Disagrees, "significant, in the other direction (the study: " + dir + ")"
 	}

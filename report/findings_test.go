@@ -108,6 +108,21 @@ func TestFindings(t *testing.T) {
 		t.Errorf("PQ 20× slower: %q %q", f.Verdict, f.Why)
 	}
 
+	// IM 2 % slower than GM, every sample apart: significant, but under
+	// MinEffect.
+	near := findingsRun(false)
+	for i, smp := range near.Samples {
+		switch smp.Scheme {
+		case "pace-im":
+			near.Samples[i].CPUNs = 2.04e6 + int64(smp.Iter)*100
+		case "pace-gm":
+			near.Samples[i].CPUNs = 2e6 + int64(smp.Iter)*100
+		}
+	}
+	if f := Findings(near)[1]; f.PAdj >= Alpha || f.Significant || f.Verdict != Disagrees || !strings.Contains(f.Why, "no difference of 5 %") {
+		t.Errorf("IM 2%% slower: Holm p %v, significant %v, %q %q", f.PAdj, f.Significant, f.Verdict, f.Why)
+	}
+
 	// A run without the study profile's rows says what it lacks.
 	r := findingsRun(false)
 	r.Samples = nil
@@ -134,7 +149,7 @@ func TestFindingsAgree(t *testing.T) {
 func TestReportFindings(t *testing.T) {
 	html := render(t, findingsRun(false))
 	for _, want := range []string{`id="findings"`, "The study's findings, checked here", "<b>agrees</b>", "<b>disagrees</b>", "<b>not measurable here</b>",
-		"profile: study (the Android study&#39;s configurations)"} {
+		"Profile study — Whole picture"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)
 		}

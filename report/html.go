@@ -169,21 +169,21 @@ func build(an []Run) view {
 		// fastest first (by its first run's median).
 		whole := append(append([]plot.Dot{}, fs.bal...), fs.aug...)
 		sort.SliceStable(whole, func(i, j int) bool { return whole[i].Mid < whole[j].Mid })
-		add("The whole picture: the full exchange of every scheme on one axis, fastest first (median, 95% CI)"+t, "time per exchange (log scale)", whole, numfmt.Ns)
-		add("Balanced schemes: wall time of a full exchange (median, 95% CI)"+t, "time per exchange (log scale)", fs.bal, numfmt.Ns)
-		add("Augmented schemes: wall time of a full exchange (median, 95% CI)"+t, "time per exchange (log scale)", fs.aug, numfmt.Ns)
-		add("Augmented schemes: registration (median, 95% CI)"+t, "time per registration (log scale)", fs.reg, numfmt.Ns)
-		add("Online exchange, password stretching done beforehand (pake.Preparer; median, 95% CI)"+t, "time per exchange (log scale)", fs.online, numfmt.Ns)
+		add(t+"Whole picture: every scheme's full exchange, fastest first (median, 95% CI)", "time per exchange (log scale)", whole, numfmt.Ns)
+		add(t+"Balanced schemes: full exchange (median, 95% CI)", "time per exchange (log scale)", fs.bal, numfmt.Ns)
+		add(t+"Augmented schemes: full exchange (median, 95% CI)", "time per exchange (log scale)", fs.aug, numfmt.Ns)
+		add(t+"Augmented schemes: registration (median, 95% CI)", "time per registration (log scale)", fs.reg, numfmt.Ns)
+		add(t+"Online exchange, stretching done beforehand (median, 95% CI)", "time per exchange (log scale)", fs.online, numfmt.Ns)
 		// Hollow marks first, so that a filled one at the same place stays visible.
 		sort.SliceStable(fs.pts, func(i, j int) bool { return fs.pts[i].Open && !fs.pts[j].Open })
 		if len(fs.pts) > 0 {
-			v.Figures = append(v.Figures, template.HTML(plot.Scatter("Time of a full exchange vs bytes on the wire"+t,
+			v.Figures = append(v.Figures, template.HTML(plot.Scatter(t+"Full exchange time vs bytes on the wire",
 				"total message bytes (filled: standard encoding; hollow: study accounting; log scale)",
 				"median time (log scale)", fs.pts, numfmt.Num, numfmt.Ns)))
 		}
 	}
-	add("Imported benchmarks: time per operation (median, 95% CI)", "time per operation (log scale)", imported, numfmt.Ns)
-	add("Energy per operation (RAPL package domains; imported runs: the rail chosen with -rail, else the total; median, 95% CI) — every measured scheme, all profiles", "µJ (log scale)", energy, numfmt.Num)
+	add("Imported benchmarks (no profile): time per operation (median, 95% CI)", "time per operation (log scale)", imported, numfmt.Ns)
+	add("All profiles — Energy per operation (RAPL package, or imported rail/total; median, 95% CI)", "µJ (log scale)", energy, numfmt.Num)
 	return v
 }
 
@@ -228,13 +228,10 @@ func profilesOr(ps []string) []string {
 
 // profileTitle is what a figure's title says about its profile.
 func profileTitle(p string) string {
-	switch p {
-	case pake.ProfileStudy:
-		return " — profile: study (the Android study's configurations)"
-	case pake.ProfileRecommended:
-		return " — profile: recommended (kexlab's hardened configurations)"
+	if p == "" {
+		return "Profile not recorded — "
 	}
-	return " — profile: not recorded (schemes as measured)"
+	return "Profile " + p + " — "
 }
 
 // group puts the dots of the same scheme from different runs next to each

@@ -81,11 +81,11 @@ func TestReportParts(t *testing.T) {
 	for _, want := range []string{
 		"<!DOCTYPE html>",
 		"energy: not measured: no powercap interface",
-		"The whole picture: the full exchange of every scheme on one axis",
-		"Balanced schemes: wall time of a full exchange",
-		"Augmented schemes: wall time of a full exchange",
+		"Whole picture: every scheme&#39;s full exchange",
+		"Balanced schemes: full exchange",
+		"Augmented schemes: full exchange",
 		"Augmented schemes: registration",
-		"Time of a full exchange vs bytes on the wire",
+		"Full exchange time vs bytes on the wire",
 		`class="significance"`, `class="outliers"`, `class="summary"`, `class="steps"`, `class="wire"`,
 		"C→S hello: 3 / 2 (wire 3)",
 		"Fake &lt;CPU&gt; &amp; co", // escaped
@@ -95,7 +95,7 @@ func TestReportParts(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"<script", "aug<x>", "<CPU>", "http://", "https://", "Energy (RAPL"} {
+	for _, bad := range []string{"<script", "aug<x>", "<CPU>", "http://", "https://", "Energy per operation"} {
 		if strings.Contains(strings.ReplaceAll(html, `xmlns="http://www.w3.org/2000/svg"`, ""), bad) {
 			t.Errorf("report contains %q", bad)
 		}
@@ -122,7 +122,7 @@ func TestReportEnergyAndMerge(t *testing.T) {
 	for _, want := range []string{
 		"energy: measured with RAPL (package-0)",
 		"energy: not measured: no powercap interface",
-		"Energy per operation (RAPL package domains",
+		"Energy per operation (RAPL package",
 		"fast — box", "fast — box #2", // merged runs side by side, labels unique
 		"Run: box #2",
 		`class="across"`,
@@ -250,13 +250,13 @@ func TestWholePicture(t *testing.T) {
 	html := render(t, fakeRun("box", false))
 	svg := func(title string) string {
 		for _, f := range strings.Split(html, "<svg ") {
-			if strings.Contains(f, "<title>"+title) {
+			if strings.Contains(f, "<title>Profile not recorded — "+title) {
 				return f[:strings.Index(f, "</svg>")]
 			}
 		}
 		return ""
 	}
-	fig, bal, aug := svg("The whole picture"), svg("Balanced schemes: wall time"), svg("Augmented schemes: wall time")
+	fig, bal, aug := svg("Whole picture"), svg("Balanced schemes: full"), svg("Augmented schemes: full")
 	if fig == "" {
 		t.Fatal("no whole-picture figure")
 	}

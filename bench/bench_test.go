@@ -322,3 +322,76 @@ func TestCompareFloorSamples(t *testing.T) {
 		t.Error("FloorOf")
 	}
 }
+
+// orderedScheme logs "x" when an exchange starts and "f" when its floor
+// runs, to see the order Compare takes them in.
+type orderedScheme struct {
+	fakeScheme
+	log *[]byte
+}
+
+func (o orderedScheme) NewClient(r io.Reader, c pake.Credentials) (pake.Party, error) {
+	*o.log = append(*o.log, 'x')
+	return o.fakeScheme.NewClient(r, c)
+}
+
+func (o orderedScheme) Floor(io.Reader) (*pake.Floor, error) {
+	return &pake.Floor{Ops: []string{"1 × nothing"}, Online: func() error { *o.log = append(*o.log, 'f'); return nil }}, nil
+}
+
+// The floor runs after the exchange in one iteration and before it in the
+// next, so the paired ratio carries no order effect.
+func TestCompareAlternatesFloorOrder(t *testing.T) {
+	var log []byte
+	if _, err := Compare(Config{Schemes: []pake.Scheme{orderedScheme{fakeScheme{"o", false, 5}, &log}},
+		N: 4, MinN: 4, Warmup: 2, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// Warm-up: xf fx; samples: xf fx xf fx.
+	if got := string(log); got != "xffxxffxxffx" {
+		t.Errorf("exchange (x) and floor (f) order %q, want xffxxffxxffx", got)
+	}
+}
+
+// fakePeer is an independent implementation's scheme.
+type fakePeer struct{ calls *int }
+
+func (p fakePeer) Info() SchemeInfo {
+	return SchemeInfo{Name: "peer fake", Peer: &PeerOf{Scheme: "a", Op: OpFull}}
+}
+
+func (p fakePeer) Sample() (Sample, error) {
+	*p.calls++
+	return Sample{WallNs: 1000, CPUNs: 900, WireBytes: 8}, nil
+}
+
+// Peers are sampled in the same seeded order as kexlab's schemes.
+func TestComparePeersInterleaved(t *testing.T) {
+	var calls int
+	res, err := Compare(Config{Schemes: []pake.Scheme{fakeScheme{"a", false, 5}}, Peers: []Peer{fakePeer{&calls}},
+		N: 10, MinN: 10, Warmup: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 12 {
+		t.Errorf("peer sampled %d times, want 2 warm-up + 10", calls)
+	}
+	var order strings.Builder
+	for _, s := range res.Samples {
+		if s.Scheme == "peer fake" {
+			order.WriteByte('p')
+			if s.Op != OpFull || s.CPUNs != 900 || s.WireBytes != 8 {
+				t.Errorf("peer sample %+v", s)
+			}
+		} else {
+			order.WriteByte('k')
+		}
+	}
+	o := order.String()
+	if strings.Count(o, "p") != 10 || strings.HasPrefix(o, strings.Repeat("k", 10)) || strings.HasPrefix(o, strings.Repeat("p", 10)) {
+		t.Errorf("order %s: not interleaved", o)
+	}
+	if si, ok := res.Scheme("peer fake"); !ok || si.Peer == nil || si.N != 10 {
+		t.Errorf("peer info %+v", si)
+	}
+}

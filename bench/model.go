@@ -180,6 +180,17 @@ type SchemeInfo struct {
 	// Profiles are the pake profiles the scheme belongs to ("study",
 	// "recommended"); empty for imported benchmarks and older files.
 	Profiles []string `json:"profiles,omitempty"`
+	// Peer is set for a scheme of an independent implementation measured
+	// in the same run (kexlab compare -peer).
+	Peer *PeerOf `json:"peer,omitempty"`
+}
+
+// PeerOf relates a peer's scheme to the kexlab scheme it is tested
+// against.
+type PeerOf struct {
+	Scheme  string `json:"scheme"`            // the kexlab scheme ("" when none compares)
+	Op      string `json:"op,omitempty"`      // its op: OpFull or OpOnline
+	Differs string `json:"differs,omitempty"` // what differs (group, confirmation, KDF)
 }
 
 // MessageInfo is one wire message of a scheme, from pake.Info.

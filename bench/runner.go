@@ -40,8 +40,22 @@ type Config struct {
 	// Profile records which pake profile Schemes came from ("" when they
 	// were chosen by name).
 	Profile string
+	// Peers are schemes of independent implementations (package
+	// bench/peer), sampled in the same seeded, interleaved order as
+	// Schemes; their samples are op "full".
+	Peers []Peer
 	// Progress, when not nil, is called after every sample.
 	Progress func(done, total int, elapsed time.Duration)
+}
+
+// Peer is one scheme of an independent implementation, measured in a
+// running driver process.
+type Peer interface {
+	// Info describes the scheme (its Peer field says which kexlab scheme
+	// and op it stands beside).
+	Info() SchemeInfo
+	// Sample runs and times one complete exchange.
+	Sample() (Sample, error)
 }
 
 // credentials used for every exchange; the values are arbitrary.
@@ -107,32 +121,27 @@ func Compare(cfg Config) (*Results, error) {
 	// Warm-up and calibration: the cost of a sample is the median of the
 	// warm-up exchanges (registration included), the first (cold) one
 	// dropped when there are more.
-	costs := make([]time.Duration, len(cfg.Schemes))
-	failed := make([]bool, len(cfg.Schemes))
-	for i, s := range cfg.Schemes {
-		info := s.Info()
-		si := schemeInfo(info)
+	units := len(cfg.Schemes) + len(cfg.Peers)
+	costs := make([]time.Duration, units)
+	failed := make([]bool, units)
+	for i := range units {
+		si, take := m.unit(cfg, i)
 		var seen []time.Duration
 		for w := 0; w < cfg.Warmup; w++ {
-			reg, full, extra, tr, err := m.sample(s, info, w%2 == 1)
+			smps, tr, err := take(w%2 == 1)
 			if err != nil {
 				si.Error = err.Error()
 				failed[i] = true
 				break
 			}
-			c := time.Duration(full.WallNs + reg.WallNs)
-			for _, e := range extra {
-				if e.Op != OpFloorOnline {
-					c += time.Duration(e.WallNs)
-				}
-			}
-			if w == 0 {
+			c := sampleCost(smps)
+			if w == 0 && i < len(cfg.Schemes) {
 				si.WireCheck = checkWire(&si, tr)
 			}
 			seen = append(seen, c)
 			// A scheme that alone would eat a tenth of the budget
 			// warms up once.
-			if cfg.Budget > 0 && c*time.Duration(len(cfg.Schemes)) > cfg.Budget/10 {
+			if cfg.Budget > 0 && c*time.Duration(units) > cfg.Budget/10 {
 				break
 			}
 		}
@@ -144,7 +153,7 @@ func Compare(cfg Config) (*Results, error) {
 			costs[i] = seen[len(seen)/2]
 		}
 		si.CalibrationNs = int64(costs[i])
-		if f := m.floors[info.Name]; f != nil {
+		if f := m.floors[si.Name]; f != nil && i < len(cfg.Schemes) {
 			si.FloorOps = f.Ops
 		}
 		res.Schemes = append(res.Schemes, si)
@@ -165,8 +174,8 @@ func Compare(cfg Config) (*Results, error) {
 		sampling = time.Nanosecond
 	}
 	rng := mrand.New(mrand.NewPCG(cfg.Seed, 0x6b65786c6162))
-	iters := make([]int, len(cfg.Schemes))
-	perScheme := make([][]time.Duration, len(cfg.Schemes))
+	iters := make([]int, units)
+	perScheme := make([][]time.Duration, units)
 	seq, total, reported := 0, 0, 0
 	for round := 0; round < maxRounds; round++ {
 		if round > 0 {
@@ -200,27 +209,19 @@ func Compare(cfg Config) (*Results, error) {
 			if failed[i] || cfg.Budget > 0 && iters[i] >= cfg.MinN && time.Since(start) > cfg.Budget {
 				continue
 			}
-			s := cfg.Schemes[i]
-			reg, full, extra, _, err := m.sample(s, s.Info(), iters[i]%2 == 1)
+			_, take := m.unit(cfg, i)
+			smps, _, err := take(iters[i]%2 == 1)
 			if err != nil {
 				// A scheme that fails is reported, not measured further.
 				res.Schemes[i].Error = err.Error()
 				failed[i] = true
 				continue
 			}
-			for _, smp := range append([]*Sample{reg, full}, extra...) {
-				if smp == nil || smp.Op == "" {
-					continue
-				}
+			for _, smp := range smps {
 				smp.Scheme, smp.Seq, smp.Iter = res.Schemes[i].Name, seq-1, iters[i]
 				res.Samples = append(res.Samples, *smp)
 			}
-			cost := time.Duration(reg.WallNs + full.WallNs)
-			for _, e := range extra {
-				if e.Op != OpFloorOnline { // timed inside OpFloor
-					cost += time.Duration(e.WallNs)
-				}
-			}
+			cost := sampleCost(smps)
 			perScheme[i] = append(perScheme[i], cost)
 			iters[i]++
 			if cfg.Progress != nil {
@@ -237,6 +238,50 @@ func Compare(cfg Config) (*Results, error) {
 	}
 	res.Finished = time.Now().UTC()
 	return res, nil
+}
+
+// unit returns the description of the i-th thing Compare measures — a
+// scheme of cfg.Schemes, then the peers' schemes — and the function that
+// takes one iteration of it (with floorFirst, the primitive limit first).
+func (m *measurer) unit(cfg Config, i int) (SchemeInfo, func(floorFirst bool) ([]*Sample, pake.Transcript, error)) {
+	if i >= len(cfg.Schemes) {
+		p := cfg.Peers[i-len(cfg.Schemes)]
+		return p.Info(), func(bool) ([]*Sample, pake.Transcript, error) {
+			smp, err := p.Sample()
+			if err != nil {
+				return nil, pake.Transcript{}, err
+			}
+			smp.Op = OpFull
+			return []*Sample{&smp}, pake.Transcript{}, nil
+		}
+	}
+	s := cfg.Schemes[i]
+	info := s.Info()
+	return schemeInfo(info), func(floorFirst bool) ([]*Sample, pake.Transcript, error) {
+		reg, full, extra, tr, err := m.sample(s, info, floorFirst)
+		if err != nil {
+			return nil, tr, err
+		}
+		var out []*Sample
+		for _, smp := range append([]*Sample{reg, full}, extra...) {
+			if smp != nil && smp.Op != "" {
+				out = append(out, smp)
+			}
+		}
+		return out, tr, nil
+	}
+}
+
+// sampleCost is the wall time of one iteration's samples (OpFloorOnline
+// is timed inside OpFloor and not counted twice).
+func sampleCost(smps []*Sample) time.Duration {
+	var c time.Duration
+	for _, smp := range smps {
+		if smp.Op != OpFloorOnline {
+			c += time.Duration(smp.WallNs)
+		}
+	}
+	return c
 }
 
 // maxRounds bounds the sampling rounds of Compare.

@@ -1,67 +1,52 @@
 #!/bin/sh
-# peers/run.sh: builds independent implementations of schemes kexlab
-# implements, from their package registries, and times them on this
-# machine. Each driver writes a kexlab-results/1 file to $OUT/peers/
-# (default out/peers/) that `kexlab report` merges as peer rows:
+# peers/run.sh: builds the drivers of independent implementations of
+# schemes kexlab implements, from their package registries, and measures
+# them in ONE kexlab compare run beside every kexlab scheme: each driver
+# runs as a child process speaking kexlab-peer/1 (package bench/peer), its
+# schemes sampled in the same seeded, interleaved order as kexlab's, on
+# thread CPU time. Writes $OUT/peers/results.json and report.html (the
+# report tests kexlab against each peer of the same scheme).
 #
-#   rust.json       crates.io spake2 0.4.0 (SPAKE2, Ed25519), srp 0.6.0
-#                   (SRP-6a, 3072-bit group): cargo build --release --locked
-#   python.json     PyPI spake2 0.9 (Ed25519), srp 1.0.22 (pysrp, 3072-bit
-#                   group): a venv in peers/.venv, pinned requirements.txt
-#   go-opaque.json  github.com/bytemare/opaque v0.10.0 (P-256, scrypt and
-#                   no KSF): its own module, go build
+#   rust        crates.io spake2 0.4.0 (SPAKE2, Ed25519), srp 0.6.0
+#               (SRP-6a, 3072-bit group): cargo build --release --locked
+#   python      PyPI spake2 0.9 (Ed25519), srp 1.0.22 (pysrp, 3072-bit
+#               group): a venv in peers/.venv, pinned requirements.txt
+#   go-opaque   github.com/bytemare/opaque v0.10.0 (P-256, scrypt and
+#               no KSF): its own module, go build
 #
-# PEERS_N samples per scheme after PEERS_WARMUP warm-up exchanges. A peer
-# that fails to build or run is reported and skipped; the script fails only
-# when none produced a result. Needs cargo, python3 and go, and the
-# registries (crates.io, PyPI, the Go module proxy) on first use.
+# PEERS_BUDGET is the run's time budget (default 3m), PEERS_N the most
+# samples per scheme (default 100). A driver that fails to build is
+# reported and left out; the script fails when none built. Needs cargo,
+# python3 and go, and the registries on first use.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-out}/peers
 n=${PEERS_N:-100}
-warmup=${PEERS_WARMUP:-5}
+budget=${PEERS_BUDGET:-3m}
 case $out in /*) ;; *) out=$root/$out ;; esac
 mkdir -p "$out" && rm -f "$out"/*.json
-PEERS_TIME=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-export PEERS_TIME
 
-ok=0
-failed=""
-peer() { # name command...
-	name=$1
-	shift
-	echo "== peer $name" >&2
-	if ("$@"); then
-		ok=$((ok + 1))
-	else
-		echo "peers/run.sh: peer $name failed; skipped" >&2
-		failed="$failed $name"
-	fi
-}
-
-# Each step is chained with &&: set -e does not apply inside an if condition.
-run_rust() {
-	cd "$root/peers/rust" &&
-		cargo build --release --locked --quiet &&
-		./target/release/kexlab-peer-rust "$out/rust.json" "$n" "$warmup"
-}
-
-run_python() {
-	cd "$root/peers" &&
-		{ [ -x .venv/bin/python ] || python3 -m venv .venv; } &&
-		.venv/bin/python -m pip install --quiet --disable-pip-version-check -r python/requirements.txt &&
-		.venv/bin/python python/peers.py "$out/python.json" "$n" "$warmup"
-}
-
-run_goopaque() {
-	cd "$root/peers/go-opaque" &&
-		go build -o "$root/bin/peer-go-opaque" . &&
-		"$root/bin/peer-go-opaque" -n "$n" -warmup "$warmup" -o "$out/go-opaque.json"
-}
-
-peer rust run_rust
-peer python run_python
-peer go-opaque run_goopaque
-
-echo "peers/run.sh: $ok peer drivers wrote $out/*.json${failed:+; failed:$failed}" >&2
-[ "$ok" -gt 0 ]
+set --
+built=0
+if (cd "$root/peers/rust" && cargo build --release --locked --quiet); then
+	set -- "$@" -peer "$root/peers/rust/target/release/kexlab-peer-rust --serve"
+	built=$((built + 1))
+else
+	echo "peers/run.sh: the rust driver did not build; left out" >&2
+fi
+if (cd "$root/peers" && { [ -x .venv/bin/python ] || python3 -m venv .venv; } &&
+	.venv/bin/python -m pip install --quiet --disable-pip-version-check -r python/requirements.txt); then
+	set -- "$@" -peer "$root/peers/.venv/bin/python $root/peers/python/peers.py --serve"
+	built=$((built + 1))
+else
+	echo "peers/run.sh: the python driver did not install; left out" >&2
+fi
+if (cd "$root/peers/go-opaque" && go build -o "$root/bin/peer-go-opaque" .); then
+	set -- "$@" -peer "$root/bin/peer-go-opaque -serve"
+	built=$((built + 1))
+else
+	echo "peers/run.sh: the go-opaque driver did not build; left out" >&2
+fi
+[ "$built" -gt 0 ] || { echo "peers/run.sh: no driver built" >&2; exit 1; }
+echo "peers/run.sh: $built drivers; one interleaved run of ${budget}" >&2
+exec "$root/bin/kexlab" compare -label peers -time "$budget" -n "$n" -out "$out" "$@"

@@ -47,6 +47,9 @@ type runView struct {
 	Steps   []stepRow
 	Wire    []wireRow
 	Phases  []phaseRow
+	// PeerTests: kexlab against the independent implementations measured
+	// in the same run.
+	PeerTests []PeerTest
 }
 
 type wireRow struct {
@@ -92,7 +95,7 @@ func build(an []Run) view {
 		}
 		return s
 	}
-	var imported, energy []plot.Dot
+	var imported, energy, peers []plot.Dot
 	sets := map[string]*figureSet{}
 	for i, r := range an {
 		rv := runView{Run: r, Machine: r.Results.Machine, Color: plot.Color(i)}
@@ -105,6 +108,7 @@ func build(an []Run) view {
 			rv.Energy = "energy: not measured: " + r.Results.Energy.Reason
 		}
 		rv.Wire = wire(r.Results)
+		rv.PeerTests = PeerTests(r.Results)
 		if rv.Phases = browserPhases(r.Results); rv.Phases == nil {
 			rv.Steps = steps(r.Results)
 		}
@@ -126,6 +130,12 @@ func build(an []Run) view {
 				continue
 			}
 			si, _ := r.Results.Scheme(row.Scheme)
+			if si.Peer != nil {
+				if row.Op == bench.OpFull {
+					peers = append(peers, d)
+				}
+				continue
+			}
 			for _, p := range profilesOr(si.Profiles) {
 				fs := sets[p]
 				if fs == nil {
@@ -182,6 +192,7 @@ func build(an []Run) view {
 				"median time (log scale)", fs.pts, numfmt.Num, numfmt.Ns)))
 		}
 	}
+	add("Independent implementations measured in the same run (kexlab compare -peer; no profile): full exchange (median, 95% CI)", "time per exchange (log scale)", peers, numfmt.Ns)
 	add("Imported benchmarks (no profile): time per operation (median, 95% CI)", "time per operation (log scale)", imported, numfmt.Ns)
 	add("All profiles — Energy per operation (RAPL package, or imported rail/total; median, 95% CI)", "µJ (log scale)", energy, numfmt.Num)
 	return v

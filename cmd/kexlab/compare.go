@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/bench/meter"
+	"github.com/kexlab/kexlab/bench/peer"
 	"github.com/kexlab/kexlab/bench/stats"
 	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/pake"
@@ -59,6 +61,8 @@ random order fixed by -seed.
 	budget := fs.Duration("time", defaultBudget, "time budget of the run; 0 means take -n samples of every scheme")
 	label := fs.String("label", "", "name of this run in merged reports (default: host name)")
 	quiet := fs.Bool("q", false, "no progress line")
+	var peerCmds stringList
+	fs.Var(&peerCmds, "peer", "a peer driver to run and sample in the same interleaved order (a command and its arguments, space-separated; repeatable; peers/run.sh gives them)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -89,7 +93,23 @@ random order fixed by -seed.
 	if err := checkOutDir(*out); err != nil {
 		return err
 	}
-	cfg := bench.Config{Schemes: list, N: *n, MinN: *minN, Warmup: *warmup, Budget: *budget,
+	var procs []*peer.Process
+	defer func() {
+		for _, p := range procs {
+			p.Close()
+		}
+	}()
+	var peers []bench.Peer
+	for _, c := range peerCmds {
+		p, err := peer.Start(strings.Fields(c), stderr)
+		if err != nil {
+			return fmt.Errorf("-peer %q: %w", c, err)
+		}
+		procs = append(procs, p)
+		peers = append(peers, p.Peers()...)
+		fmt.Fprintf(stderr, "compare: peer %s: %d schemes\n", p.Hello.Label, len(p.Hello.Schemes))
+	}
+	cfg := bench.Config{Schemes: list, Peers: peers, N: *n, MinN: *minN, Warmup: *warmup, Budget: *budget,
 		Seed: *seed, Label: *label, Profile: prof}
 	if r, err := meter.OpenRAPL(meter.DefaultPowercap); err == nil {
 		cfg.Energy = r
@@ -330,4 +350,17 @@ func writeReport(path string, runs []*bench.Results, loads []*bench.LoadResult, 
 		return err
 	}
 	return f.Close()
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, "; ") }
+
+func (l *stringList) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("empty command")
+	}
+	*l = append(*l, v)
+	return nil
 }

@@ -13,9 +13,14 @@
 // kexlab-results/1 file, which `kexlab report` reads.
 //
 // Usage: go-opaque [-n 100] [-warmup 5] -o out/peers/go-opaque.json
+//
+//	go-opaque -serve   (kexlab-peer/1 on stdin/stdout for kexlab compare
+//	                    -peer; see kexlab's bench/peer: a hello line, then
+//	                    "sample I" -> "I WALL_NS THREAD_CPU_NS BYTES")
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"crypto"
 	"encoding/json"
@@ -25,7 +30,11 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/bytemare/ksf"
 	"github.com/bytemare/opaque"
@@ -177,28 +186,124 @@ func main() {
 	n := flag.Int("n", 100, "samples per configuration")
 	warmup := flag.Int("warmup", 5, "warm-up logins per configuration")
 	out := flag.String("o", "go-opaque.json", "output file (kexlab-results/1)")
+	serveMode := flag.Bool("serve", false, "speak kexlab-peer/1 on stdin/stdout (kexlab compare -peer)")
 	flag.Parse()
+	run := run
+	if *serveMode {
+		run = func(int, int, string) error { return serve() }
+	}
 	if err := run(*n, *warmup, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "go-opaque:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, warmup int, out string) error {
-	const suite = "OPAQUE-3DH P256-SHA256 (OPRF, AKE on P-256; HKDF/HMAC/SHA-256), "
+// configurations are the two the driver times, with the kexlab scheme
+// each is tested against.
+var configurations = []struct {
+	name, ksf      string
+	id             ksf.Identifier
+	kexlab, differ string
+}{
+	{"peer go opaque 0.10.0 (scrypt)", "KSF scrypt N=32768 r=8 p=1", ksf.Scrypt, "opaque",
+		"same suite and KSF (scrypt N=32768, r=8, p=1 at every login)"},
+	{"peer go opaque 0.10.0 (no KSF)", "KSF identity (no stretching)", 0, "",
+		"no kexlab row: kexlab's opaque always runs scrypt at login"},
+}
+
+const opaqueSuite = "OPAQUE-3DH P256-SHA256 (OPRF, AKE on P-256; HKDF/HMAC/SHA-256), "
+
+func newPeers() ([]*peer, error) {
 	var peers []*peer
-	for _, c := range []struct {
-		name, ksf string
-		id        ksf.Identifier
-	}{
-		{"peer go opaque 0.10.0 (scrypt)", "KSF scrypt N=32768 r=8 p=1", ksf.Scrypt},
-		{"peer go opaque 0.10.0 (no KSF)", "KSF identity (no stretching)", 0},
-	} {
-		p, err := newPeer(c.name, suite+c.ksf, c.id)
+	for _, c := range configurations {
+		p, err := newPeer(c.name, opaqueSuite+c.ksf, c.id)
 		if err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}
 		peers = append(peers, p)
+	}
+	return peers, nil
+}
+
+// serve speaks kexlab-peer/1: every sample runs on this goroutine, locked
+// to its OS thread, whose CPU clock times it.
+func serve() error {
+	runtime.LockOSThread()
+	peers, err := newPeers()
+	if err != nil {
+		return err
+	}
+	type desc struct {
+		Name            string `json:"name"`
+		Suite           string `json:"suite"`
+		Spec            string `json:"spec"`
+		Augmented       bool   `json:"augmented"`
+		KeyConfirmation bool   `json:"key_confirmation"`
+		Kexlab          string `json:"kexlab"`
+		Op              string `json:"op"`
+		Differs         string `json:"differs"`
+	}
+	hello := struct {
+		Protocol string `json:"protocol"`
+		Label    string `json:"label"`
+		Source   string `json:"source"`
+		Schemes  []desc `json:"schemes"`
+	}{Protocol: "kexlab-peer/1", Label: "peer-go", Source: "kexlab peers/go-opaque (" + runtime.Version() + ")"}
+	for i, p := range peers {
+		hello.Schemes = append(hello.Schemes, desc{Name: p.name, Suite: p.suite, Spec: opaqueSpec,
+			Augmented: true, KeyConfirmation: true, Kexlab: configurations[i].kexlab, Op: "full", Differs: configurations[i].differ})
+	}
+	b, err := json.Marshal(hello)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(os.Stdout)
+	fmt.Fprintf(w, "%s\n", b)
+	w.Flush()
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		f := strings.Fields(in.Text())
+		if len(f) == 0 || f[0] == "quit" {
+			break
+		}
+		i := -1
+		if len(f) == 2 {
+			i, _ = strconv.Atoi(f[1])
+		}
+		if i < 0 || i >= len(peers) {
+			fmt.Fprintf(w, "error %d bad request\n", max(i, 0))
+			w.Flush()
+			continue
+		}
+		c, start := threadCPU(), time.Now()
+		wire, err := peers[i].login()
+		ns, cpu := time.Since(start).Nanoseconds(), threadCPU()-c
+		if err != nil {
+			fmt.Fprintf(w, "error %d %s\n", i, strings.ReplaceAll(err.Error(), "\n", " "))
+		} else {
+			fmt.Fprintf(w, "%d %d %d %d\n", i, max(ns, 1), max(cpu, 0), wire)
+		}
+		w.Flush()
+	}
+	return in.Err()
+}
+
+// threadCPU is the calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID),
+// 0 where it cannot be read.
+func threadCPU() int64 {
+	var ts syscall.Timespec
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return 0
+	}
+	return ts.Nano()
+}
+
+const opaqueSpec = "RFC 9807 as implemented by github.com/bytemare/opaque v0.10.0"
+
+func run(n, warmup int, out string) error {
+	peers, err := newPeers()
+	if err != nil {
+		return err
 	}
 	r := results{
 		Format: "kexlab-results/1", Label: "peer-go", Source: "kexlab peers/go-opaque (github.com/bytemare/opaque v0.10.0, P-256)",
@@ -234,7 +339,7 @@ func run(n, warmup int, out string) error {
 	r.Finished = time.Now().UTC()
 	for _, p := range peers {
 		r.Schemes = append(r.Schemes, scheme{Name: p.name, Suite: p.suite,
-			Spec:      "RFC 9807 as implemented by github.com/bytemare/opaque v0.10.0",
+			Spec:      opaqueSpec,
 			Augmented: true, KeyConfirmation: true, Size: p.wire, StudySize: p.wire,
 			Planned: n, N: len(p.samples)})
 		s := append([]int64(nil), p.samples...)

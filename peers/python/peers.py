@@ -15,6 +15,9 @@ separately. After a warm-up the two are sampled round-robin. Writes a
 kexlab-results/1 file (bench.Results) that `kexlab report` reads.
 
 usage: peers.py OUT.json [N] [WARMUP]
+       peers.py --serve   (kexlab-peer/1 on stdin/stdout: kexlab compare -peer;
+                           see bench/peer: a hello line, then "sample I" ->
+                           "I WALL_NS THREAD_CPU_NS BYTES")
 """
 
 import json
@@ -83,10 +86,8 @@ def rfc3339(t):
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
-def main():
-    out = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
-    warmup = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+def describe():
+    """The schemes (name, suite, spec, kexlab counterpart, run), SRP registered."""
     srp.rfc5054_enable()
     backend = srp._mod.__name__.rsplit(".", 1)[-1]
     backend = {"_ctsrp": "OpenSSL BN via ctypes", "_pysrp": "pure Python"}.get(backend, backend)
@@ -96,12 +97,57 @@ def main():
         dict(name="peer py spake2 %s (Ed25519)" % version("spake2"),
              suite="SPAKE2 Ed25519 SHA-256 HKDF (python-spake2 default group), pure Python, no key confirmation",
              spec="PyPI spake2 %s (warner/python-spake2), %s" % (version("spake2"), py),
-             augmented=False, key_confirmation=False, run=spake2_once),
+             augmented=False, key_confirmation=False, run=spake2_once,
+             kexlab="spake2-hkdf", op="full",
+             differs="Ed25519 vs P-256; no key confirmation (2 messages vs 3); pure Python"),
         dict(name="peer py srp %s (3072 SHA-256)" % version("srp"),
              suite="SRP-6a RFC 5054 3072-bit group (NG_CUSTOM), SHA-256, x = H(s|H(I:P)) (no stretching), big numbers: %s" % backend,
              spec="PyPI srp %s (pysrp), %s" % (version("srp"), py),
-             augmented=True, key_confirmation=True, run=lambda: srp_once(salt, verifier)),
+             augmented=True, key_confirmation=True, run=lambda: srp_once(salt, verifier),
+             kexlab="srp", op="full",
+             differs="same group, hash and x; big numbers: %s; kexlab's sample also creates both parties from the record" % backend),
     ]
+    return py, backend, schemes
+
+
+def serve():
+    py, backend, schemes = describe()
+    hello = dict(protocol="kexlab-peer/1", label="peer-python",
+                 source="kexlab peers/python (%s; pysrp backend: %s)" % (py, backend),
+                 schemes=[{k: s[k] for k in ("name", "suite", "spec", "augmented", "key_confirmation", "kexlab", "op", "differs")}
+                          for s in schemes])
+    out = sys.stdout
+    out.write(json.dumps(hello) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        f = line.split()
+        if not f or f[0] == "quit":
+            break
+        try:
+            i = int(f[1])
+            run = schemes[i]["run"]
+        except (IndexError, ValueError):
+            out.write("error %s bad request\n" % (f[1] if len(f) > 1 else "0"))
+            out.flush()
+            continue
+        try:
+            c, t = time.thread_time_ns(), time.perf_counter_ns()
+            wire = run()
+            ns, cpu = time.perf_counter_ns() - t, time.thread_time_ns() - c
+            out.write("%d %d %d %d\n" % (i, max(ns, 1), cpu, wire))
+        except Exception as e:  # reported to kexlab, which stops sampling it
+            out.write("error %d %s\n" % (i, str(e).replace("\n", " ")))
+        out.flush()
+
+
+def main():
+    if sys.argv[1:2] == ["--serve"]:
+        serve()
+        return
+    out = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    warmup = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    py, backend, schemes = describe()
     started = time.time()
     for _ in range(warmup):
         for s in schemes:

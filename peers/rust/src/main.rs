@@ -7,8 +7,12 @@
 //! kexlab-results/1 file (bench.Results) that `kexlab report` reads.
 //!
 //! usage: kexlab-peer-rust OUT.json [N] [WARMUP]
+//!        kexlab-peer-rust --serve   (kexlab-peer/1 on stdin/stdout for
+//!        kexlab compare -peer; see kexlab's bench/peer: a hello line, then
+//!        "sample I" -> "I WALL_NS THREAD_CPU_NS BYTES")
 
 use std::fmt::Write as _;
+use std::io::{BufRead, Write as _};
 use std::time::Instant;
 
 use rand_core::{OsRng, RngCore};
@@ -84,8 +88,59 @@ fn esc(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// The calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID); 0 when
+/// it cannot be read.
+fn thread_cpu() -> i128 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: ts is a valid timespec the call writes into.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0;
+    }
+    ts.tv_sec as i128 * 1_000_000_000 + ts.tv_nsec as i128
+}
+
+/// kexlab-peer/1: the hello line, then one exchange per "sample I".
+fn serve() {
+    let rec = srp_register();
+    let hello = "{\"protocol\":\"kexlab-peer/1\",\"label\":\"peer-rust\",\"source\":\"kexlab peers/rust (rustc, --release)\",\"schemes\":[\
+{\"name\":\"peer rust spake2 0.4.0 (Ed25519)\",\"suite\":\"SPAKE2 Ed25519 SHA-256 HKDF, no key confirmation\",\
+\"spec\":\"crates.io spake2 0.4.0 (RustCrypto PAKEs)\",\"augmented\":false,\"key_confirmation\":false,\
+\"kexlab\":\"spake2-hkdf\",\"op\":\"full\",\"differs\":\"Ed25519 vs P-256; no key confirmation (2 messages vs 3)\"},\
+{\"name\":\"peer rust srp 0.6.0 (3072 SHA-256)\",\"suite\":\"SRP-6a RFC 5054 3072-bit group, SHA-256, x = H(s|H(I:P))\",\
+\"spec\":\"crates.io srp 0.6.0 (RustCrypto PAKEs)\",\"augmented\":true,\"key_confirmation\":true,\
+\"kexlab\":\"srp\",\"op\":\"full\",\"differs\":\"same group, hash and x; the crate's big numbers (num-bigint, not constant time)\"}]}";
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{hello}").unwrap();
+    out.flush().unwrap();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.unwrap_or_default();
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.is_empty() || f[0] == "quit" {
+            break;
+        }
+        let i: usize = match f.get(1).and_then(|s| s.parse().ok()) {
+            Some(i) if i < 2 => i,
+            _ => {
+                writeln!(out, "error 0 bad request").unwrap();
+                out.flush().unwrap();
+                continue;
+            }
+        };
+        let (c, t) = (thread_cpu(), Instant::now());
+        let bytes = if i == 0 { spake2_once() } else { srp_once(&rec) };
+        let (ns, cpu) = (t.elapsed().as_nanos().max(1), (thread_cpu() - c).max(0));
+        writeln!(out, "{i} {ns} {cpu} {bytes}").unwrap();
+        out.flush().unwrap();
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--serve") {
+        serve();
+        return;
+    }
     let out = args.get(1).expect("usage: kexlab-peer-rust OUT.json [N] [WARMUP]");
     let n: usize = args.get(2).map_or(100, |s| s.parse().expect("N"));
     let warmup: usize = args.get(3).map_or(10, |s| s.parse().expect("WARMUP"));

@@ -391,7 +391,7 @@ func TestComparePeersInterleaved(t *testing.T) {
 	if strings.Count(o, "p") != 10 || strings.HasPrefix(o, strings.Repeat("k", 10)) || strings.HasPrefix(o, strings.Repeat("p", 10)) {
 		t.Errorf("order %s: not interleaved", o)
 	}
-	if si, ok := res.Scheme("peer fake"); !ok || si.Peer == nil || si.N != 10 {
+	if si, ok := res.Scheme("peer fake"); !ok || si.Peer == nil || si.N != 10 || si.Size != 8 {
 		t.Errorf("peer info %+v", si)
 	}
 }

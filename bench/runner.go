@@ -135,8 +135,12 @@ func Compare(cfg Config) (*Results, error) {
 				break
 			}
 			c := sampleCost(smps)
-			if w == 0 && i < len(cfg.Schemes) {
+			switch {
+			case w > 0:
+			case i < len(cfg.Schemes):
 				si.WireCheck = checkWire(&si, tr)
+			case len(smps) > 0: // a peer: its bytes as its driver counted them
+				si.Size, si.StudySize = smps[0].WireBytes, smps[0].WireBytes
 			}
 			seen = append(seen, c)
 			// A scheme that alone would eat a tenth of the budget

@@ -89,6 +89,20 @@ func TestReportJMHWithNaN(t *testing.T) {
 	}
 }
 
+// TestReportRail: -rail shows a Jetpack run's rail; a rail no run has is a
+// one-line usage error that lists the rails there are.
+func TestReportRail(t *testing.T) {
+	html := filepath.Join(t.TempDir(), "r.html")
+	jp := filepath.Join("..", "..", "bench", "importer", "testdata", "jetpack.json")
+	wantOneLineError(t, 2, "-rail gpu: no run has that rail (google Pixel 5: total, cpu.big)", "report", "-rail", "gpu", "-o", html, jp)
+	if code, out, errOut := runCLI("report", "-rail", "cpu.big", "-o", html, jp); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), "shown: rail cpu.big") {
+		t.Errorf("report with -rail cpu.big: %v", err)
+	}
+}
+
 func TestWGRunRefusesBadConfigFiles(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("dev-zero", func(t *testing.T) {
@@ -118,6 +132,15 @@ func TestCompareRefusesBeforeMeasuring(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Error("-out created for a refused command line")
 		}
+	})
+	t.Run("unknown-profile", func(t *testing.T) {
+		wantOneLineError(t, 2, `unknown profile "fast" (known: study, recommended, all)`, "compare", "-profile", "fast", "-out", out)
+	})
+	t.Run("schemes-and-profile", func(t *testing.T) {
+		wantOneLineError(t, 2, "-schemes and -profile exclude each other", with("-profile", "study", "-out", out)...)
+	})
+	t.Run("peer-not-a-driver", func(t *testing.T) {
+		wantOneLineError(t, 1, `-peer "true": peer true: peer: protocol error: the driver's output ended`, with("-peer", "true", "-out", out)...)
 	})
 	t.Run("min-n-over-n", func(t *testing.T) {
 		wantOneLineError(t, 2, "-min-n 10 is larger than -n 5", "compare", "-n", "5", "-min-n", "10", "-out", out)

@@ -30,6 +30,12 @@
 //   - energy from RAPL where a meter is readable, otherwise nothing, with the
 //     reason recorded in [Results].Energy.
 //
+// Every iteration of a scheme with a primitive limit (pake.Floorer) also
+// times the limit: after the exchange in one iteration, before it in the
+// next, so that the paired ratio exchange/limit carries no order effect.
+// Independent implementations ([Config].Peers: package bench/peer runs
+// their drivers) are sampled in the same seeded order as the schemes.
+//
 // The results are plain data ([Results]) that package bench/export writes as
 // JSON, CSV and Go benchfmt text and package report turns into HTML.
 package bench

@@ -1,5 +1,6 @@
 package org.kexlab.jce;
 
+import java.security.AlgorithmParameterGenerator;
 import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
 import java.security.Provider;
@@ -17,8 +18,21 @@ import javax.crypto.KeyGenerator;
  * domain parameters, which some providers would otherwise do in init.
  */
 public final class KeyGenWork extends Work {
+    /**
+     * DSA key generation with the provider's own parameter handling: each
+     * operation calls initialize(keySize) (precomputed parameters, or
+     * freshly generated ones, as the provider does) and generates a pair.
+     */
+    public static final String BY_SIZE = "KeyPairGenerator(size)";
+    /**
+     * DSA key generation with fresh domain parameters: each operation
+     * generates parameters (AlgorithmParameterGenerator) and a pair in them.
+     */
+    public static final String FRESH_PARAMS = "AlgorithmParameterGenerator";
+
     private final KeyGenerator kg;
     private final KeyPairGenerator kpg;
+    private final AlgorithmParameterGenerator apg;
 
     static KeyGenWork prepare(Case c) throws NotSupportedException {
         return first(c, c.transformation() + " " + c.algorithm() + " of " + c.keySize() + " bits",
@@ -31,11 +45,22 @@ public final class KeyGenWork extends Work {
             kg = KeyGenerator.getInstance(c.algorithm(), p);
             kg.init(c.keySize());
             kpg = null;
+            apg = null;
             kg.generateKey();
             return;
         }
         kg = null;
         kpg = KeyPairGenerator.getInstance(c.algorithm(), p);
+        if (c.transformation().equals(FRESH_PARAMS)) {
+            apg = AlgorithmParameterGenerator.getInstance(c.algorithm(), p);
+            apg.init(c.keySize());
+            return; // each run generates parameters: seconds, too slow to warm up here
+        }
+        apg = null;
+        if (c.transformation().equals(BY_SIZE)) {
+            kpg.initialize(c.keySize());
+            return;
+        }
         switch (c.algorithm()) {
             case "EC":
                 kpg.initialize(new ECGenParameterSpec(Keys.curve(c.keySize())));
@@ -54,12 +79,20 @@ public final class KeyGenWork extends Work {
     }
 
     @Override
-    public Object run() {
-        return kg != null ? kg.generateKey() : kpg.generateKeyPair();
+    public Object run() throws GeneralSecurityException {
+        if (kg != null) {
+            return kg.generateKey();
+        }
+        if (apg != null) {
+            kpg.initialize(apg.generateParameters().getParameterSpec(DSAParameterSpec.class));
+        } else if (c.transformation().equals(BY_SIZE)) {
+            kpg.initialize(c.keySize());
+        }
+        return kpg.generateKeyPair();
     }
 
     /** A freshly generated secret key or key pair. */
-    public Object generate() {
+    public Object generate() throws GeneralSecurityException {
         return run();
     }
 }

@@ -19,7 +19,7 @@ public final class MacWork extends Work {
     private MacWork(Case c, Provider p) throws GeneralSecurityException {
         super(c, p);
         mac = Mac.getInstance(c.transformation(), p);
-        mac.init(Keys.secret(c.transformation(), c.keySize()));
+        mac.init(Keys.secret(c.algorithm(), c.keySize())); // an alias (OID) gets the same key
         mac.doFinal(data);
     }
 

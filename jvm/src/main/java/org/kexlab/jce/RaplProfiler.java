@@ -112,6 +112,11 @@ public final class RaplProfiler implements InternalProfiler {
     }
 
     private long[] sample() {
+        return sample(domains);
+    }
+
+    /** The counters of domains now (-1 for one that could not be read). */
+    static long[] sample(List<Domain> domains) {
         long[] v = new long[domains.size()];
         for (int i = 0; i < v.length; i++) {
             try {

@@ -6,10 +6,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,15 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.format.ResultFormatFactory;
-import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The study's driver: {@code java -cp … org.kexlab.jce.Study [flags]}.
@@ -34,24 +22,31 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * <li>loads the providers and prints what was loaded;</li>
  * <li>discovers the default transformations ({@link Discovery}) and writes
  *   defaults.txt and defaults.json;</li>
- * <li>prepares every case of the {@link Catalog} once in this JVM (a
- *   provider that is missing or lacks the algorithm makes the case "not
- *   supported", with the reason);</li>
- * <li>runs each supported case as its own JMH benchmark (a fork each) and
- *   writes all results, JMH's JSON format, to jmh.json. Cases that are not
- *   supported or failed are appended as entries without samples and a
- *   "kexlabNotSupported" reason; when RAPL is not readable every entry
- *   carries "kexlabEnergy": "not measured: …" (kexlab's importer reads
- *   both).</li>
+ * <li>prepares every case of the {@link Catalog} once in this JVM and
+ *   calibrates its cost (a provider that is missing or lacks the algorithm
+ *   makes the case "not supported: …"; one that throws, "failed: …");</li>
+ * <li>plans the run to fit the budget: -forks JVMs, each measuring every
+ *   case ⌈n/forks⌉ times (n ≥ 15 by default), an iteration being a batch
+ *   of operations of about -r ms; when the plan is over budget it shrinks
+ *   the iteration time and the warm-up first, and only then leaves out the
+ *   most expensive cases, each with the reason;</li>
+ * <li>runs the forks one after another ({@link Harness}: each shuffles the
+ *   cases with its own seed), recording the load average around each;</li>
+ * <li>writes jmh.json in JMH's JSON format (one entry per case; rawData one
+ *   array per fork), with kexlab's fields: "kexlabNotSupported" (why a case
+ *   has no samples), "kexlabEnergy", "kexlabAlias" (the A/A controls: a
+ *   case measuring the same service as another under a second name) and
+ *   "kexlabMachine" (the machine, the load, the settings and the counts);
+ *   kexlab's importer reads them.</li>
  * </ol>
  *
- * Flags: -out DIR (out/providers), -wi N -w MS (warm-up iterations and
- * their length), -i N -r MS (measurement iterations), -f N (forks),
- * -filter REGEX (on "provider algorithm-size transformation op lengthB"),
- * -nosweep, -discover (discovery only), -list (print the cases, run
- * nothing), -budget SEC (cases not started within SEC seconds of the start
- * are recorded as not measured), -quick (tiny iterations, for trying
- * things out).
+ * Flags: -out DIR (out/providers), -forks N (3), -n N (fewest samples per
+ * case over all forks, 15), -r MS (target iteration time, 25), -wi N
+ * (warm-up iterations per case and fork, 2), -budget SEC (the whole run,
+ * 1080), -seed N, -filter REGEX (on "provider algorithm-size
+ * transformation op lengthB"), -nosweep, -discover (discovery only), -list
+ * (print the cases, run nothing), -quick (1 fork, n 3, 2 ms iterations:
+ * for trying things out).
  */
 public final class Study {
     private Study() {}
@@ -59,10 +54,11 @@ public final class Study {
     /** The settings of a run. */
     static final class Settings {
         Path out = Path.of("out/providers");
-        int warmups = 1, warmupMs = 300, iterations = 6, iterationMs = 100, forks = 1;
+        int warmups = 2, iterationMs = 25, forks = 3, n = 15;
+        long seed = 1;
         Pattern filter;
         boolean sweep = true, discoverOnly, list;
-        int budgetSec;
+        int budgetSec = 1080;
     }
 
     public static void main(String[] args) throws Exception {
@@ -93,135 +89,370 @@ public final class Study {
 
         Path keydir = s.out.resolve("keys").toAbsolutePath();
         System.setProperty("kexlab.keydir", keydir.toString());
-        for (String[] k : new String[][] {{"RSA", "2048"}, {"RSA", "3072"}, {"RSA", "4096"}, {"DSA", "2048"},
-            {"EC", "256"}, {"EC", "384"}}) {
+        for (String[] k : new String[][] {{"RSA", "512"}, {"RSA", "1024"}, {"RSA", "2048"}, {"RSA", "3072"},
+            {"RSA", "4096"}, {"DSA", "1024"}, {"DSA", "2048"}, {"EC", "256"}, {"EC", "384"}}) {
             Keys.pair(k[0], Integer.parseInt(k[1]));
         }
 
-        List<Case> cases = new ArrayList<>();
-        Map<Case, String> unsupported = new LinkedHashMap<>();
+        // Prepare and calibrate every case here.
+        Map<Case, String> notMeasured = new LinkedHashMap<>();
+        Map<Case, double[]> costs = new LinkedHashMap<>(); // {ns per op, ns to prepare}
+        Map<Case, Work> works = new LinkedHashMap<>();
         for (Case c : Catalog.all(s.sweep)) {
             if (s.filter != null && !s.filter.matcher(c.toString()).find()) {
                 continue;
             }
-            String why = probe(c);
-            if (why == null) {
-                cases.add(c);
-            } else {
-                unsupported.put(c, why);
-            }
-        }
-        System.out.printf("%d cases to measure, %d not supported%n", cases.size(), unsupported.size());
-        if (s.list) {
-            cases.forEach(c -> System.out.println("measure " + c));
-            unsupported.forEach((c, why) -> System.out.println("skip " + c + ": " + why));
-            return;
-        }
-
-        List<RunResult> results = new ArrayList<>();
-        int i = 0;
-        for (Case c : cases) {
-            i++;
-            long t = System.nanoTime();
-            if (s.budgetSec > 0 && t - t0 > s.budgetSec * 1_000_000_000L) {
-                unsupported.put(c, "not measured: the run's time budget of " + s.budgetSec + " s was spent");
+            if (s.list) {
+                works.put(c, null);
                 continue;
             }
             try {
-                RunResult r = run(c, s, keydir, energy == null);
-                results.add(r);
-                System.out.printf("[%d/%d] %s: %.1f ns/op (%.1f s)%n", i, cases.size(), c,
-                        r.getPrimaryResult().getScore(), (System.nanoTime() - t) / 1e9);
-            } catch (RunnerException | RuntimeException e) {
-                unsupported.put(c, "failed: " + rootMessage(e));
-                System.out.printf("[%d/%d] %s: failed: %s%n", i, cases.size(), c, rootMessage(e));
-            }
-            if (i % 25 == 0) {
-                write(s.out.resolve("jmh.json"), results, unsupported, energy, gson);
+                long t = System.nanoTime();
+                Work w = Work.create(c);
+                long prep = System.nanoTime() - t;
+                costs.put(c, new double[] {calibrate(w), prep});
+                works.put(c, w);
+            } catch (NotSupportedException e) {
+                notMeasured.put(c, "not supported: " + e.getMessage());
+            } catch (Exception | LinkageError e) {
+                notMeasured.put(c, "failed: " + rootMessage(e));
             }
         }
-        write(s.out.resolve("jmh.json"), results, unsupported, energy, gson);
-        System.out.printf("wrote %s: %d measured, %d not supported or failed, in %.0f s%n",
-                s.out.resolve("jmh.json"), results.size(), unsupported.size(), (System.nanoTime() - t0) / 1e9);
+        if (s.list) {
+            works.keySet().forEach(c -> System.out.println("case " + c));
+            return;
+        }
+        Map<Case, String> aliases = aliases(works, rows);
+        works.clear(); // the forks prepare their own
+        long spent = System.nanoTime() - t0;
+        Plan plan = plan(costs, s, s.budgetSec * 1e9 - spent);
+        plan.dropped.forEach(notMeasured::put);
+        System.out.printf("%d cases: %d to measure (%d forks × %d iterations of ~%d ms, %d warm-up), %d not supported"
+                + " or failed, %d left out by the budget; planned %.0f s%n", costs.size() + notMeasured.size()
+                - plan.dropped.size(), plan.plans.size(), s.forks, plan.iterations, plan.iterationMs, plan.warmups,
+                notMeasured.size() - plan.dropped.size(), plan.dropped.size(), plan.seconds);
+
+        Path planFile = s.out.resolve("plan.json");
+        Harness.writePlans(planFile, plan.plans);
+        Map<Case, List<Harness.Outcome>> outcomes = new LinkedHashMap<>();
+        List<String> loads = new ArrayList<>();
+        loads.add(loadavg());
+        for (int f = 1; f <= s.forks; f++) {
+            Path out = s.out.resolve("fork-" + f + ".json");
+            long tf = System.nanoTime();
+            String err = fork(planFile, f, s.seed * 1000 + f, out, keydir, plan.seconds / s.forks);
+            loads.add(loadavg());
+            if (err != null) {
+                System.out.printf("fork %d: %s%n", f, err);
+                continue;
+            }
+            for (JsonElement el : JsonParser.parseString(Files.readString(out)).getAsJsonArray()) {
+                Harness.Outcome o = Harness.outcomeOf(el.getAsJsonObject());
+                outcomes.computeIfAbsent(o.c(), k -> new ArrayList<>()).add(o);
+            }
+            Files.delete(out);
+            System.out.printf("fork %d of %d: %.0f s, load average %s%n", f, s.forks, (System.nanoTime() - tf) / 1e9,
+                    loads.get(loads.size() - 1));
+        }
+        int measured = 0, failed = 0;
+        for (Harness.Plan p : plan.plans) {
+            List<Harness.Outcome> os = outcomes.getOrDefault(p.c(), List.of());
+            if (os.stream().noneMatch(o -> o.error() == null)) {
+                String why = os.isEmpty() ? "failed: no fork returned it" : os.get(0).error();
+                notMeasured.put(p.c(), why);
+                failed++;
+            } else {
+                measured++;
+            }
+        }
+        int unsupported = (int) notMeasured.values().stream().filter(v -> v.startsWith("not supported")).count();
+        int budget = plan.dropped.size();
+        failed = notMeasured.size() - unsupported - budget;
+        JsonObject machine = machine(s, loads, t0, measured, unsupported, failed, budget);
+        write(s.out.resolve("jmh.json"), outcomes, notMeasured, aliases, energy, machine, gson);
+        System.out.printf("wrote %s: %d cases = %d measured + %d not supported + %d failed + %d left out by the budget,"
+                + " in %.0f s%n", s.out.resolve("jmh.json"), measured + unsupported + failed + budget, measured,
+                unsupported, failed, budget, (System.nanoTime() - t0) / 1e9);
     }
 
-    /** Prepares c and runs it once; null when it works, else why not. */
-    static String probe(Case c) {
+    /** ns per operation of a prepared case: warm, for at least 20 ms or 1 slow operation. */
+    static double calibrate(Work w) throws Exception {
+        long t = System.nanoTime();
+        w.run(); // the first, cold
+        if (System.nanoTime() - t > 200_000_000L) {
+            return System.nanoTime() - t;
+        }
+        int ops = 0;
+        t = System.nanoTime();
+        long el;
+        do {
+            w.run();
+            ops++;
+            el = System.nanoTime() - t;
+        } while (el < 20_000_000L && ops < 100_000);
+        return (double) el / ops;
+    }
+
+    /** The plan of a run. */
+    static final class Plan {
+        List<Harness.Plan> plans = new ArrayList<>();
+        Map<Case, String> dropped = new LinkedHashMap<>();
+        int iterations, warmups, iterationMs;
+        double seconds;
+    }
+
+    /** JVM start and provider loading per fork, in ns (measured: about 1.5 s here). */
+    static final double FORK_NS = 3e9;
+
+    /**
+     * Fits the cases into budgetNs: ⌈n/forks⌉ iterations per fork; the
+     * iteration time and the warm-up shrink first (-r, 10, 5, 2 ms; warm-up
+     * 2, 1), then the most expensive cases are left out, each with the
+     * reason.
+     */
+    static Plan plan(Map<Case, double[]> costs, Settings s, double budgetNs) {
+        Plan p = new Plan();
+        p.iterations = (s.n + s.forks - 1) / s.forks;
+        List<int[]> steps = new ArrayList<>();
+        for (int ms : new int[] {s.iterationMs, 10, 5, 2}) {
+            for (int wu : new int[] {s.warmups, 1}) {
+                if (ms <= s.iterationMs && wu <= s.warmups) {
+                    steps.add(new int[] {ms, wu});
+                }
+            }
+        }
+        List<Case> keep = new ArrayList<>(costs.keySet());
+        keep.sort((a, b) -> Double.compare(costs.get(b)[0], costs.get(a)[0])); // most expensive first
+        for (int drop = 0; ; drop++) {
+            List<Case> cases = keep.subList(drop, keep.size());
+            for (int[] st : steps) {
+                double total = s.forks * FORK_NS;
+                for (Case c : cases) {
+                    double[] k = costs.get(c);
+                    total += s.forks * (k[1] + (p.iterations + st[1]) * Math.max(st[0] * 1e6, k[0]));
+                }
+                if (total <= budgetNs || cases.isEmpty()) {
+                    p.iterationMs = st[0];
+                    p.warmups = st[1];
+                    p.seconds = total / 1e9;
+                    for (Case c : keep.subList(0, drop)) {
+                        p.dropped.put(c, String.format("not measured: the run's time budget of %d s (this case needs"
+                                + " about %.0f s for n = %d)", s.budgetSec, s.forks * (p.iterations + 1)
+                                * costs.get(c)[0] / 1e9, p.iterations * s.forks));
+                    }
+                    for (Case c : cases) {
+                        int batch = (int) Math.max(1, Math.min(1_000_000, st[0] * 1e6 / costs.get(c)[0]));
+                        p.plans.add(new Harness.Plan(c, batch, st[1], p.iterations));
+                    }
+                    return p;
+                }
+            }
+        }
+    }
+
+    /** Runs fork f; null when it wrote its results, else why not. */
+    static String fork(Path plan, int f, long seed, Path out, Path keydir, double plannedSec) throws IOException,
+            InterruptedException {
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process pr = new ProcessBuilder(javaBin, "-Xms256m", "-Xmx1g", "-Dkexlab.keydir=" + keydir, "-cp",
+                System.getProperty("java.class.path"), Harness.class.getName(), plan.toString(), Integer.toString(f),
+                Long.toString(seed), out.toString()).inheritIO().start();
+        long limit = (long) (3 * plannedSec + 120);
+        if (!pr.waitFor(limit, java.util.concurrent.TimeUnit.SECONDS)) {
+            pr.destroyForcibly();
+            return "killed after " + limit + " s (planned " + Math.round(plannedSec) + " s)";
+        }
+        if (pr.exitValue() != 0 || !Files.exists(out)) {
+            return "exited with status " + pr.exitValue();
+        }
+        return null;
+    }
+
+    /**
+     * The A/A controls: each alias case whose provider maps both names to
+     * one service (Provider.getService), and each provider whose default
+     * "RSA" cipher is PKCS#1 v1.5 encryption (Discovery) with
+     * RSA/ECB/PKCS1Padding. Maps the alias case to the canonical
+     * transformation and the reason.
+     */
+    static Map<Case, String> aliases(Map<Case, Work> works, List<Discovery.Row> rows) {
+        Map<Case, String> out = new LinkedHashMap<>();
+        for (Map.Entry<Case, Work> e : works.entrySet()) {
+            Case c = e.getKey();
+            String canon = Catalog.ALIASES.get(c.transformation());
+            if (canon == null || e.getValue() == null) {
+                continue;
+            }
+            Case other = new Case(c.provider(), c.algorithm(), c.keySize(), canon, c.dataLength(), c.op());
+            Work w = works.get(other);
+            String type = c.op().equals(Case.MAC) ? "Mac" : "Signature";
+            var p = e.getValue().provider;
+            if (w != null && w.provider == p && p.getService(type, c.transformation()) != null
+                    && p.getService(type, c.transformation()) == p.getService(type, canon)) {
+                out.put(c, canon + "|" + p.getName() + " maps both names to one " + type + " service ("
+                        + p.getService(type, canon).getClassName() + ")");
+            }
+        }
+        for (Discovery.Row r : rows) {
+            if (r.algorithm().equals("RSA") && r.padding().startsWith("PKCS#1 v1.5 (type 2)")) {
+                for (String op : new String[] {Case.ENCRYPT, Case.DECRYPT}) {
+                    Case c = new Case(r.provider(), "RSA", 2048, "RSA", Catalog.STUDY_LENGTH, op);
+                    Case o = new Case(r.provider(), "RSA", 2048, Catalog.RSA_PKCS1, Catalog.STUDY_LENGTH, op);
+                    if (works.get(c) != null && works.get(o) != null && works.get(c).provider == works.get(o).provider) {
+                        out.put(c, Catalog.RSA_PKCS1 + "|" + r.implementedBy()
+                                + "'s default RSA cipher is PKCS#1 v1.5 encryption (observed), the same as "
+                                + Catalog.RSA_PKCS1);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    static String loadavg() {
         try {
-            Work.create(c).run();
-            return null;
-        } catch (NotSupportedException e) {
-            return "not supported: " + e.getMessage();
-        } catch (Exception | LinkageError e) {
-            return "failed: " + e;
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "not readable: " + e.getMessage();
         }
     }
 
-    private static RunResult run(Case c, Settings s, Path keydir, boolean rapl) throws RunnerException {
-        ChainedOptionsBuilder o = new OptionsBuilder()
-                .include(Pattern.quote(PrimitiveBench.class.getName()) + "\\.run$")
-                .forks(s.forks)
-                .warmupIterations(s.warmups)
-                .warmupTime(TimeValue.milliseconds(s.warmupMs))
-                .measurementIterations(s.iterations)
-                .measurementTime(TimeValue.milliseconds(s.iterationMs))
-                .jvmArgsAppend("-Dkexlab.keydir=" + keydir, "-Xms256m", "-Xmx1g")
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT);
-        c.params().forEach(o::param);
-        if (rapl) {
-            o.addProfiler(RaplProfiler.class);
-        }
-        var rs = new Runner(o.build()).run();
-        if (rs.size() != 1) {
-            throw new RunnerException("expected one result, got " + rs.size());
-        }
-        return rs.iterator().next();
+    /** The machine, the settings, the load and the counts, for kexlab's importer. */
+    static JsonObject machine(Settings s, List<String> loads, long t0, int measured, int unsupported, int failed,
+            int budget) {
+        JsonObject m = new JsonObject();
+        m.addProperty("cores", Runtime.getRuntime().availableProcessors());
+        m.addProperty("cpuModel", cpuModel());
+        m.addProperty("os", System.getProperty("os.name"));
+        m.addProperty("arch", System.getProperty("os.arch"));
+        m.addProperty("kernel", System.getProperty("os.version"));
+        m.addProperty("java", System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")");
+        m.addProperty("time", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        m.addProperty("loadStart", loads.get(0));
+        m.addProperty("loadEnd", loads.get(loads.size() - 1));
+        JsonArray la = new JsonArray();
+        loads.forEach(la::add);
+        m.add("loadPerFork", la);
+        m.addProperty("forks", s.forks);
+        m.addProperty("n", s.n);
+        m.addProperty("seed", s.seed);
+        m.addProperty("budgetSec", s.budgetSec);
+        m.addProperty("seconds", Math.round((System.nanoTime() - t0) / 1e9));
+        m.addProperty("measured", measured);
+        m.addProperty("unsupported", unsupported);
+        m.addProperty("failed", failed);
+        m.addProperty("budget", budget);
+        return m;
     }
 
-    private static String rootMessage(Throwable e) {
+    static String cpuModel() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (l.startsWith("model name")) {
+                    return l.substring(l.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException e) {
+            // not Linux
+        }
+        return System.getProperty("os.arch");
+    }
+
+    /** The case of a params object (as Case.params writes it). */
+    static Case caseOf(JsonObject p) {
+        return new Case(p.get("provider").getAsString(), p.get("algorithm").getAsString(),
+                Integer.parseInt(p.get("keySize").getAsString()), p.get("transformation").getAsString(),
+                Integer.parseInt(p.get("dataLength").getAsString()), p.get("op").getAsString());
+    }
+
+    static String rootMessage(Throwable e) {
         while (e.getCause() != null) {
             e = e.getCause();
         }
         return e.toString();
     }
 
-    /** Writes the JMH JSON of results plus entries for the cases in unsupported. */
-    static void write(Path path, List<RunResult> results, Map<Case, String> unsupported, String energy, Gson gson)
-            throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            ResultFormatFactory.getInstance(ResultFormatType.JSON, ps).writeOut(results);
+    /**
+     * Writes jmh.json: an entry per measured case (rawData: one array of ns
+     * per operation per fork; RAPL domains as secondary metrics in µJ/op),
+     * then one per case not measured, with the reason.
+     */
+    static void write(Path path, Map<Case, List<Harness.Outcome>> outcomes, Map<Case, String> notMeasured,
+            Map<Case, String> aliases, String energy, JsonObject machine, Gson gson) throws IOException {
+        JsonArray arr = new JsonArray();
+        for (Map.Entry<Case, List<Harness.Outcome>> e : outcomes.entrySet()) {
+            if (notMeasured.containsKey(e.getKey())) {
+                continue;
+            }
+            JsonArray raw = new JsonArray();
+            Map<String, JsonArray> rapl = new LinkedHashMap<>();
+            for (Harness.Outcome o : e.getValue()) {
+                if (o.error() != null) {
+                    continue;
+                }
+                raw.add(gson.toJsonTree(o.ns()));
+                o.energy().forEach((d, v) -> rapl.computeIfAbsent(d, k -> new JsonArray()).add(gson.toJsonTree(v)));
+            }
+            JsonObject entry = entry(e.getKey(), raw);
+            JsonObject sec = new JsonObject();
+            rapl.forEach((d, v) -> {
+                JsonObject m = new JsonObject();
+                m.addProperty("scoreUnit", "uJ/op");
+                m.add("rawData", v);
+                sec.add(RaplProfiler.PREFIX + d, m);
+            });
+            entry.add("secondaryMetrics", sec);
+            arr.add(entry);
         }
-        String text = buf.toString(StandardCharsets.UTF_8).trim();
-        JsonArray arr = text.isEmpty() ? new JsonArray() : JsonParser.parseString(text).getAsJsonArray();
-        for (Map.Entry<Case, String> e : unsupported.entrySet()) {
-            JsonObject o = new JsonObject();
-            o.addProperty("benchmark", PrimitiveBench.class.getName() + ".run");
-            o.addProperty("mode", "avgt");
-            o.addProperty("threads", 1);
-            o.addProperty("forks", 0);
-            o.addProperty("jdkVersion", System.getProperty("java.version"));
-            o.addProperty("vmName", System.getProperty("java.vm.name"));
-            JsonObject params = new JsonObject();
-            e.getKey().params().forEach(params::addProperty);
-            o.add("params", params);
-            JsonObject pm = new JsonObject();
-            pm.addProperty("scoreUnit", "ns/op");
-            pm.add("rawData", new JsonArray());
-            o.add("primaryMetric", pm);
-            o.add("secondaryMetrics", new JsonObject());
+        for (Map.Entry<Case, String> e : notMeasured.entrySet()) {
+            JsonObject o = entry(e.getKey(), new JsonArray());
             o.addProperty("kexlabNotSupported", e.getValue());
             arr.add(o);
         }
-        if (energy != null) {
-            for (JsonElement el : arr) {
-                el.getAsJsonObject().addProperty("kexlabEnergy", "not measured: " + energy);
+        for (JsonElement el : arr) {
+            JsonObject o = el.getAsJsonObject();
+            String alias = aliases.get(caseOf(o.getAsJsonObject("params")));
+            if (alias != null) {
+                JsonObject a = new JsonObject();
+                a.addProperty("of", alias.substring(0, alias.indexOf('|')));
+                a.addProperty("why", alias.substring(alias.indexOf('|') + 1));
+                o.add("kexlabAlias", a);
             }
+            if (energy != null) {
+                o.addProperty("kexlabEnergy", "not measured: " + energy);
+            }
+            o.add("kexlabMachine", machine);
         }
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         Files.writeString(tmp, gson.toJson(arr) + "\n");
         Files.move(tmp, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static JsonObject entry(Case c, JsonArray raw) {
+        JsonObject o = new JsonObject();
+        o.addProperty("benchmark", PrimitiveBench.class.getName() + ".run");
+        o.addProperty("mode", "avgt");
+        o.addProperty("threads", 1);
+        o.addProperty("forks", raw.size());
+        o.addProperty("jdkVersion", System.getProperty("java.version"));
+        o.addProperty("vmName", System.getProperty("java.vm.name"));
+        JsonObject params = new JsonObject();
+        c.params().forEach(params::addProperty);
+        o.add("params", params);
+        JsonObject pm = new JsonObject();
+        pm.addProperty("scoreUnit", "ns/op");
+        pm.add("rawData", raw);
+        o.add("primaryMetric", pm);
+        o.add("secondaryMetrics", new JsonObject());
+        return o;
+    }
+
+    private static int positive(String flag, String v) {
+        int n = Integer.parseInt(v);
+        if (n < 1) {
+            throw new IllegalArgumentException(flag + " " + v + ": must be at least 1");
+        }
+        return n;
     }
 
     static Settings parse(String[] args) {
@@ -230,24 +461,25 @@ public final class Study {
             String a = args[i];
             switch (a) {
                 case "-out" -> s.out = Path.of(args[++i]);
-                case "-wi" -> s.warmups = Integer.parseInt(args[++i]);
-                case "-w" -> s.warmupMs = Integer.parseInt(args[++i]);
-                case "-i" -> s.iterations = Integer.parseInt(args[++i]);
-                case "-r" -> s.iterationMs = Integer.parseInt(args[++i]);
-                case "-f" -> s.forks = Integer.parseInt(args[++i]);
+                case "-forks" -> s.forks = positive(a, args[++i]);
+                case "-n" -> s.n = positive(a, args[++i]);
+                case "-r" -> s.iterationMs = positive(a, args[++i]);
+                case "-wi" -> s.warmups = positive(a, args[++i]);
+                case "-budget" -> s.budgetSec = positive(a, args[++i]);
+                case "-seed" -> s.seed = Long.parseLong(args[++i]);
                 case "-filter" -> s.filter = Pattern.compile(args[++i]);
                 case "-nosweep" -> s.sweep = false;
                 case "-discover" -> s.discoverOnly = true;
                 case "-list" -> s.list = true;
-                case "-budget" -> s.budgetSec = Integer.parseInt(args[++i]);
                 case "-quick" -> {
+                    s.forks = 1;
+                    s.n = 3;
+                    s.iterationMs = 2;
                     s.warmups = 1;
-                    s.warmupMs = 50;
-                    s.iterations = 3;
-                    s.iterationMs = 20;
                 }
                 default -> throw new IllegalArgumentException("unknown flag " + a
-                        + " (flags: -out DIR -wi N -w MS -i N -r MS -f N -filter REGEX -nosweep -discover -list -budget SEC -quick)");
+                        + " (flags: -out DIR -forks N -n N -r MS -wi N -budget SEC -seed N -filter REGEX -nosweep"
+                        + " -discover -list -quick)");
             }
         }
         return s;

@@ -44,7 +44,11 @@ class WorkTest {
 
     @TestFactory
     Stream<DynamicTest> everyCase() {
-        return Catalog.all(true).stream().map(c -> DynamicTest.dynamicTest(c.toString(), () -> check(c)));
+        // Generating DSA-2048 domain parameters takes seconds to minutes per
+        // provider: the 1024-bit cases check that path.
+        return Catalog.all(true).stream()
+                .filter(c -> !(c.transformation().equals(KeyGenWork.FRESH_PARAMS) && c.keySize() > 1024))
+                .map(c -> DynamicTest.dynamicTest(c.toString(), () -> check(c)));
     }
 
     private static void check(Case c) throws Exception {
@@ -64,7 +68,7 @@ class WorkTest {
         }
     }
 
-    private static void keygen(Case c, KeyGenWork w) {
+    private static void keygen(Case c, KeyGenWork w) throws Exception {
         Object a = w.run(), b = w.run();
         if (a instanceof SecretKey k) {
             byte[] e = k.getEncoded();
@@ -141,6 +145,14 @@ class WorkTest {
         assertFalse(verifies(w, w.data, Keys.flip(sig, sig.length - 1)), "verify of a changed signature");
         // The JDK verifies it too, with the study's parameters.
         KeyPair kp = Keys.pair(c.algorithm(), c.keySize());
+        if (c.transformation().equals("NONEwithRSA")) {
+            // No JDK provider signs NONEwithRSA; SunJCE's PKCS#1 cipher
+            // opens a signature block (type 1) with the public key.
+            Cipher raw = Cipher.getInstance(Catalog.RSA_PKCS1, "SunJCE");
+            raw.init(Cipher.DECRYPT_MODE, Keys.pair("RSA", c.keySize()).getPublic());
+            assertArrayEquals(w.data, raw.doFinal(sig), "the JDK opens the provider's NONEwithRSA signature");
+            return;
+        }
         Signature ref = Signature.getInstance(c.transformation(),
                 List.of("RSA").contains(c.algorithm()) ? "SunRsaSign" : c.algorithm().equals("EC") ? "SunEC" : "SUN");
         if (c.transformation().equals("RSASSA-PSS")) {
@@ -162,7 +174,7 @@ class WorkTest {
     private static void mac(Case c, MacWork w) throws Exception {
         byte[] tag = (byte[]) w.run();
         Mac ref = Mac.getInstance(c.transformation(), "SunJCE");
-        ref.init(Keys.secret(c.transformation(), c.keySize()));
+        ref.init(Keys.secret(c.algorithm(), c.keySize()));
         assertArrayEquals(ref.doFinal(w.data), tag, "agrees with the JDK");
         assertArrayEquals(tag, (byte[]) w.run(), "doFinal resets the Mac");
         assertFalse(Arrays.equals(tag, w.mac(Keys.flip(w.data, 0))), "changed message, same tag");
@@ -172,8 +184,7 @@ class WorkTest {
     void unknownProviderIsNotSupported() {
         assertThrows(NotSupportedException.class,
                 () -> Work.create(new Case("NoSuchProvider", "AES", 128, Catalog.AES_GCM, 100, Case.ENCRYPT)));
-        assertEquals(null, Study.probe(new Case(Providers.JDK, "AES", 128, Catalog.AES_GCM, 100, Case.ENCRYPT)));
-        assertTrue(Study.probe(new Case(Providers.JDK, "AES", 100, Catalog.AES_GCM, 100, Case.ENCRYPT))
-                .startsWith("not supported"));
+        assertThrows(NotSupportedException.class,
+                () -> Work.create(new Case(Providers.JDK, "AES", 100, Catalog.AES_GCM, 100, Case.ENCRYPT)));
     }
 }

@@ -189,6 +189,17 @@ type SchemeInfo struct {
 	// Peer is set for a scheme of an independent implementation measured
 	// in the same run (kexlab compare -peer).
 	Peer *PeerOf `json:"peer,omitempty"`
+	// AliasOf is set for an A/A control (see AliasOf).
+	AliasOf *AliasOf `json:"alias_of,omitempty"`
+}
+
+// AliasOf marks an A/A control: a benchmark of the same implementation as
+// Scheme under a second name (kexlab's JCE study: an OID alias a provider
+// maps to the same service). Any significant difference between the two is
+// the measurement's, not the implementation's.
+type AliasOf struct {
+	Scheme string `json:"scheme"`
+	Why    string `json:"why,omitempty"`
 }
 
 // PeerOf relates a peer's scheme to the kexlab scheme it is tested

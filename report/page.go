@@ -75,11 +75,11 @@ figure { margin: 1.5em 0; }
 <table class="machine">
 <tr><th class="l">source</th><td class="l">{{.Results.Source}}</td></tr>
 <tr><th class="l">CPU</th><td class="l">{{.Machine.CPUModel}}</td></tr>
-<tr><th class="l">cores / GOMAXPROCS</th><td class="l">{{.Machine.Cores}} / {{.Machine.GOMAXPROCS}}</td></tr>
-<tr><th class="l">Go</th><td class="l">{{.Machine.GoVersion}} {{.Machine.OS}}/{{.Machine.Arch}}</td></tr>
+<tr><th class="l">cores{{if .Machine.GOMAXPROCS}} / GOMAXPROCS{{end}}</th><td class="l">{{if .Machine.Cores}}{{.Machine.Cores}}{{else}}not recorded{{end}}{{if .Machine.GOMAXPROCS}} / {{.Machine.GOMAXPROCS}}{{end}}</td></tr>
+<tr><th class="l">runtime</th><td class="l">{{.Machine.GoVersion}} {{.Machine.OS}}/{{.Machine.Arch}}</td></tr>
 <tr><th class="l">kernel</th><td class="l">{{.Machine.Kernel}}</td></tr>
 <tr><th class="l">governor</th><td class="l">{{with .Machine.Governor}}{{.}}{{else}}not readable{{end}}</td></tr>
-<tr><th class="l">load average at start</th><td class="l">{{.Machine.LoadAvg}}</td></tr>
+<tr><th class="l">load average</th><td class="l">{{with .Machine.LoadAvg}}{{.}}{{else}}not recorded{{end}}</td></tr>
 <tr><th class="l">time</th><td class="l">{{.Machine.Time}}</td></tr>
 <tr><th class="l">CPU clock</th><td class="l">{{with .Results.CPUClock}}{{.}}{{else}}not measured{{end}}</td></tr>
 <tr><th class="l">settings</th><td class="l">n ≤ {{.Results.Settings.N}}, n ≥ {{.Results.Settings.MinN}}, warm-up {{.Results.Settings.Warmup}}, budget {{nsi .Results.Settings.BudgetNs}}, seed {{.Results.Settings.Seed}}{{with .Results.Settings.Profile}}, profile {{.}}{{end}}</td></tr>

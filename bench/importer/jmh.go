@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -33,6 +34,31 @@ type jmhResult struct {
 	// why energy was not measured.
 	NotSupported string `json:"kexlabNotSupported"`
 	Energy       string `json:"kexlabEnergy"`
+	// kexlab's JCE study (jvm/): an A/A control's canonical case and the
+	// machine, load and settings of the run.
+	Alias *struct {
+		Of  string `json:"of"`
+		Why string `json:"why"`
+	} `json:"kexlabAlias"`
+	Machine *jmhMachine `json:"kexlabMachine"`
+}
+
+// jmhMachine is what kexlab's JCE study records about its run.
+type jmhMachine struct {
+	Cores       int      `json:"cores"`
+	CPUModel    string   `json:"cpuModel"`
+	OS          string   `json:"os"`
+	Arch        string   `json:"arch"`
+	Kernel      string   `json:"kernel"`
+	Java        string   `json:"java"`
+	Time        string   `json:"time"`
+	LoadStart   string   `json:"loadStart"`
+	LoadEnd     string   `json:"loadEnd"`
+	LoadPerFork []string `json:"loadPerFork"`
+	Forks       int      `json:"forks"`
+	N           int      `json:"n"`
+	Seed        uint64   `json:"seed"`
+	BudgetSec   int64    `json:"budgetSec"`
 }
 
 type jmhMetric struct {
@@ -141,11 +167,32 @@ func JMH(b []byte) (*bench.Results, error) {
 			return nil, err
 		}
 		add(r, jmhName(res), samples)
+		si := &r.Schemes[len(r.Schemes)-1]
 		if res.NotSupported != "" && len(samples) == 0 {
-			r.Schemes[len(r.Schemes)-1].Error = res.NotSupported
+			si.Error = res.NotSupported
+		}
+		if a := res.Alias; a != nil && a.Of != "" {
+			canon := res
+			canon.Params = maps.Clone(res.Params)
+			canon.Params["transformation"] = a.Of
+			si.AliasOf = &bench.AliasOf{Scheme: jmhName(canon), Why: a.Why}
+		}
+		if m := res.Machine; m != nil && r.Machine.Cores == 0 {
+			r.Machine.Cores, r.Machine.CPUModel, r.Machine.OS, r.Machine.Arch = m.Cores, m.CPUModel, m.OS, m.Arch
+			r.Machine.Kernel, r.Machine.Time = m.Kernel, m.Time
+			r.Machine.GoVersion = strings.TrimSpace("Java " + m.Java)
+			r.Machine.LoadAvg = m.LoadStart
+			if m.LoadEnd != "" {
+				r.Machine.LoadAvg += " at the start; " + m.LoadEnd + " at the end"
+			}
+			if len(m.LoadPerFork) > 2 {
+				r.Machine.LoadAvg += "; after each fork: " + strings.Join(m.LoadPerFork[1:], " | ")
+			}
+			r.Settings = bench.Settings{N: m.N, MinN: m.N, BudgetNs: m.BudgetSec * 1e9, Seed: m.Seed}
+			r.Label = "JCE study"
 		}
 		if res.Energy != "" && !r.Energy.Measured {
-			r.Energy.Reason = res.Energy
+			r.Energy.Reason = strings.TrimPrefix(res.Energy, "not measured: ")
 		}
 	}
 	return r, nil

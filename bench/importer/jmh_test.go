@@ -45,7 +45,7 @@ func TestJMHEnergyReason(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Energy.Measured || r.Energy.Reason != "not measured: no powercap" {
+	if r.Energy.Measured || r.Energy.Reason != "no powercap" { // the report says "not measured: " itself
 		t.Errorf("energy %+v", r.Energy)
 	}
 }
@@ -120,5 +120,40 @@ func TestJMHNonFinitePrimary(t *testing.T) {
 		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want ErrFormat with %q", name, err, c.want)
 		}
+	}
+}
+
+// TestJMHStudyFields reads what kexlab's JCE study harness adds: an A/A
+// control's canonical case, the machine with the load per fork, and one
+// array of samples per fork.
+func TestJMHStudyFields(t *testing.T) {
+	in := `[{"benchmark":"org.kexlab.jce.PrimitiveBench.run","mode":"avgt","forks":2,"jdkVersion":"17.0.15","vmName":"OpenJDK",
+"params":{"provider":"JDK","algorithm":"HmacSHA256","keySize":"256","transformation":"1.2.840.113549.2.9","dataLength":"100","op":"mac"},
+"primaryMetric":{"scoreUnit":"ns/op","rawData":[[900,910],[905,915]]},"secondaryMetrics":{},
+"kexlabAlias":{"of":"HmacSHA256","why":"SunJCE maps both names to one Mac service"},
+"kexlabEnergy":"not measured: no RAPL here",
+"kexlabMachine":{"cores":2,"cpuModel":"Fake CPU","os":"Linux","arch":"amd64","kernel":"6.1","java":"17.0.15 (OpenJDK)",
+"time":"2026-11-25T02:00:00Z","loadStart":"0.10 0.20 0.30 1/100 5","loadEnd":"1.00 0.90 0.80 1/100 9",
+"loadPerFork":["0.10 0.20 0.30 1/100 5","0.50 0.40 0.30 1/100 7","1.00 0.90 0.80 1/100 9"],"forks":2,"n":4,"seed":7,"budgetSec":1080}}]`
+	r, err := Detect([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "PrimitiveBench.run:avgt[algorithm=HmacSHA256,dataLength=100,keySize=256,op=mac,provider=JDK,transformation=1.2.840.113549.2.9]"
+	if got := walls(r, name); !equal(got, []int64{900, 910, 905, 915}) {
+		t.Errorf("samples %v: want both forks", got)
+	}
+	si, _ := r.Scheme(name)
+	canon := "PrimitiveBench.run:avgt[algorithm=HmacSHA256,dataLength=100,keySize=256,op=mac,provider=JDK,transformation=HmacSHA256]"
+	if si.AliasOf == nil || si.AliasOf.Scheme != canon || !strings.Contains(si.AliasOf.Why, "one Mac service") {
+		t.Errorf("alias %+v", si.AliasOf)
+	}
+	m := r.Machine
+	if m.Cores != 2 || m.CPUModel != "Fake CPU" || m.Kernel != "6.1" || !strings.Contains(m.LoadAvg, "1.00 0.90 0.80 1/100 9 at the end") ||
+		!strings.Contains(m.LoadAvg, "after each fork") || m.GoVersion != "Java 17.0.15 (OpenJDK)" {
+		t.Errorf("machine %+v", m)
+	}
+	if r.Settings.N != 4 || r.Settings.Seed != 7 || r.Energy.Reason != "no RAPL here" {
+		t.Errorf("settings %+v, energy %+v", r.Settings, r.Energy)
 	}
 }

@@ -23,6 +23,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	out := fs.String("o", "out/report.html", "the HTML file to write")
 	labels := fs.String("labels", "", "comma-separated labels for the runs, in order (default: each run's own label)")
+	paperRule := fs.Bool("paper-rule", false, "JCE provider study: judge pairs by the paper's rule (unadjusted rank-sum tests at α = 0.05, ⊕/⊖/⊙) instead of Holm within each table")
 	rail := fs.String("rail", "", "the energy rail to show for runs that measured rails (imported Jetpack runs: e.g. cpu.big, the Android study's)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json), an\nAndroid Jetpack Microbenchmark JSON file, a kexlab load result (-o) or a\nkexlab load-study result (-o); the format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
@@ -80,7 +81,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if len(runs) == 0 {
 		return nil
 	}
-	if _, err := providers.WriteFiles(strings.TrimSuffix(*out, ".html")+"-providers.html", runs, stdout); err != nil {
+	if _, err := providers.WriteFiles(strings.TrimSuffix(*out, ".html")+"-providers.html", runs, stdout, providers.Options{PaperRule: *paperRule}); err != nil {
 		return err
 	}
 	an, err := report.Analyze(runs)

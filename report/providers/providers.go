@@ -70,12 +70,44 @@ type Table struct {
 type Run struct {
 	Label  string // as package report labels the run ([report.Labels])
 	Energy string // the run's energy status, as the report states it
-	Tables []Table
+	// Rule says how verdicts are reached (Holm within each table, or the
+	// paper's unadjusted rank-sum tests).
+	Rule string
+	// Load is the machine's load average during the run, as recorded.
+	Load string
+	// Counts: cases measured, not supported, failed and left out by the
+	// time budget (they add up to Total).
+	Measured, Unsupported, Failed, Budget, Total int
+	// AA are the A/A controls: each alias case against its canonical case.
+	AA []report.Pair
+	// Unreliable says why the run's verdicts cannot be trusted ("" when
+	// every A/A pair came out without a significant difference).
+	Unreliable string
+	Tables     []Table
 }
 
+// Options select how the study is judged.
+type Options struct {
+	// PaperRule judges every pair as Montenegro et al. did: an unadjusted
+	// two-sided rank-sum test at α = 0.05, marked ⊕ (row better), ⊖
+	// (worse) and ⊙ (no significant difference). The default adjusts the
+	// p-values of each table together by Holm's method.
+	PaperRule bool
+}
+
+// Rule descriptions.
+const (
+	HolmRule  = "two-sided Mann–Whitney U, the p-values of each table adjusted together by Holm's method, α = 0.05"
+	PaperRule = "the paper's rule: two-sided Wilcoxon rank-sum (Mann–Whitney U) per pair, unadjusted, α = 0.05; ⊕ row better, ⊖ row worse, ⊙ no significant difference"
+)
+
 // Study builds the comparison tables of every run that holds
-// provider-study benchmarks; runs without any are left out.
-func Study(runs []*bench.Results) []Run {
+// provider-study benchmarks, judged by Holm's rule; runs without any are
+// left out.
+func Study(runs []*bench.Results) []Run { return StudyWith(runs, Options{}) }
+
+// StudyWith is Study with options.
+func StudyWith(runs []*bench.Results, opt Options) []Run {
 	var out []Run
 	labels := report.Labels(runs)
 	for i, r := range runs {
@@ -86,9 +118,99 @@ func Study(runs []*bench.Results) []Run {
 		if len(cases) == 0 {
 			continue
 		}
-		out = append(out, Run{Label: labels[i], Energy: energyLine(r), Tables: tables(r, cases)})
+		run := Run{Label: labels[i], Energy: energyLine(r), Rule: HolmRule, Load: r.Machine.LoadAvg}
+		if opt.PaperRule {
+			run.Rule = PaperRule
+		}
+		var measured []Case
+		for _, c := range cases {
+			si, _ := r.Scheme(c.Scheme)
+			run.Total++
+			switch {
+			case si.Error == "" || len(r.Values(c.Scheme, bench.OpFull, bench.Wall)) > 0:
+				run.Measured++
+			case strings.HasPrefix(si.Error, "not supported"):
+				run.Unsupported++
+			case strings.HasPrefix(si.Error, "not measured"):
+				run.Budget++
+			default:
+				run.Failed++
+			}
+			if si.AliasOf == nil {
+				measured = append(measured, c)
+			}
+		}
+		run.Tables = tables(r, measured)
+		run.AA, run.Unreliable = aaControls(r)
+		if opt.PaperRule {
+			for t := range run.Tables {
+				paperRule(run.Tables[t].Pairs)
+				paperRule(run.Tables[t].EnergyPairs)
+			}
+			paperRule(run.AA)
+			run.Unreliable = unreliable(run.AA)
+		}
+		out = append(out, run)
 	}
 	return out
+}
+
+// paperRule re-judges pairs on their raw p-values.
+func paperRule(pairs []report.Pair) {
+	for i, p := range pairs {
+		switch {
+		case p.Err != "":
+		case p.P > report.Alpha:
+			pairs[i].Verdict = stats.NoDifference
+		case p.Delta < 0:
+			pairs[i].Verdict = stats.Better
+		default:
+			pairs[i].Verdict = stats.Worse
+		}
+	}
+}
+
+// aaControls compares every alias case of r with its canonical case (one
+// Holm family) and says whether any came out significantly different.
+func aaControls(r *bench.Results) ([]report.Pair, string) {
+	var labels []string
+	var samples [][]float64
+	for _, si := range r.Schemes {
+		if si.AliasOf == nil {
+			continue
+		}
+		a, aok := jce.Parse(si.Name)
+		b, bok := jce.Parse(si.AliasOf.Scheme)
+		if !aok || !bok {
+			continue
+		}
+		labels = append(labels, aaLabel(a), aaLabel(b))
+		samples = append(samples, report.Kept(r.Values(a.Scheme, bench.OpFull, bench.Wall)),
+			report.Kept(r.Values(b.Scheme, bench.OpFull, bench.Wall)))
+	}
+	var pairs []report.Pair
+	var keep = func(i, j int) bool { return i%2 == 0 && j == i+1 }
+	pairs = report.Pairwise(labels, samples, keep)
+	return pairs, unreliable(pairs)
+}
+
+func aaLabel(c Case) string {
+	return fmt.Sprintf("%s %s-%d %s %s", c.Provider, c.Algorithm, c.KeySize, c.Transformation, c.Op)
+}
+
+// unreliable lists the A/A pairs called significantly different.
+func unreliable(aa []report.Pair) string {
+	var bad []string
+	for _, p := range aa {
+		if p.Err == "" && p.Verdict != stats.NoDifference {
+			bad = append(bad, p.A+" vs "+p.B)
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d A/A control(s) — the same implementation under two names — came out significantly different: %s",
+		len(bad), len(aa), strings.Join(bad, "; "))
 }
 
 // Has reports whether any run holds provider-study benchmarks.

@@ -97,14 +97,14 @@ func TestWriteFiles(t *testing.T) {
 	dir := t.TempDir()
 	var log bytes.Buffer
 	other := &bench.Results{Source: "jmh", Schemes: []bench.SchemeInfo{{Name: "x.y:avgt"}}}
-	if ok, err := WriteFiles(filepath.Join(dir, "none.html"), []*bench.Results{other}, &log); ok || err != nil {
+	if ok, err := WriteFiles(filepath.Join(dir, "none.html"), []*bench.Results{other}, &log, Options{}); ok || err != nil {
 		t.Fatalf("no study: %v %v", ok, err)
 	}
 	if Has([]*bench.Results{other}) || !Has([]*bench.Results{providerRun()}) {
 		t.Error("Has")
 	}
 	html := filepath.Join(dir, "p.html")
-	if ok, err := WriteFiles(html, []*bench.Results{providerRun()}, &log); !ok || err != nil {
+	if ok, err := WriteFiles(html, []*bench.Results{providerRun()}, &log, Options{}); !ok || err != nil {
 		t.Fatalf("%v %v", ok, err)
 	}
 	h, _ := os.ReadFile(html)
@@ -147,4 +147,80 @@ func TestEnergy(t *testing.T) {
 		return
 	}
 	t.Fatal("table missing")
+}
+
+// An A/A control: the OID alias of HmacSHA256 beside it. Equal samples
+// pass the check; an alias 5× slower makes the run unreliable. Alias cases
+// stay out of the comparison tables; the counts add up.
+func TestAAControls(t *testing.T) {
+	build := func(aliasBase int64) *bench.Results {
+		r := providerRun()
+		canon := pname("JDK", "HmacSHA256", 256, "HmacSHA256", 100, "mac")
+		alias := pname("JDK", "HmacSHA256", 256, "1.2.840.113549.2.9", 100, "mac")
+		r.Schemes = append(r.Schemes, bench.SchemeInfo{Name: canon},
+			bench.SchemeInfo{Name: alias, AliasOf: &bench.AliasOf{Scheme: canon, Why: "one service"}})
+		for i := int64(0); i < 15; i++ {
+			r.Samples = append(r.Samples, bench.Sample{Scheme: canon, Op: bench.OpFull, WallNs: 900 + i%5},
+				bench.Sample{Scheme: alias, Op: bench.OpFull, WallNs: aliasBase + (i+2)%5})
+		}
+		r.Machine.LoadAvg = "0.50 0.40 0.30"
+		r.Schemes = append(r.Schemes, bench.SchemeInfo{Name: pname("BC", "DSA", 2048, "AlgorithmParameterGenerator", 0, "keygen"),
+			Error: "not measured: the run's time budget of 10 s"}, bench.SchemeInfo{Name: pname("ACCP", "AES", 128, "AES", 100, "encrypt"),
+			Error: "failed: boom"})
+		return r
+	}
+	ok := Study([]*bench.Results{build(900)})[0]
+	if ok.Unreliable != "" || len(ok.AA) != 1 || ok.AA[0].Verdict.String() != "no significant difference" {
+		t.Errorf("equal A/A: %q %+v", ok.Unreliable, ok.AA)
+	}
+	if ok.Total != 10 || ok.Measured != 7 || ok.Unsupported != 1 || ok.Failed != 1 || ok.Budget != 1 {
+		t.Errorf("counts: %d = %d + %d + %d + %d", ok.Total, ok.Measured, ok.Unsupported, ok.Failed, ok.Budget)
+	}
+	for _, tb := range ok.Tables {
+		for _, it := range tb.Items {
+			if strings.Contains(it.Case.Transformation, "1.2.840") {
+				t.Errorf("alias case in table %s", tb.Title)
+			}
+		}
+	}
+	bad := Study([]*bench.Results{build(4500)})[0]
+	if !strings.Contains(bad.Unreliable, "1 of 1 A/A control") {
+		t.Errorf("5× slower alias: %q", bad.Unreliable)
+	}
+	var buf bytes.Buffer
+	if err := writeHTML(&buf, []Run{bad}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="unreliable"`, "UNRELIABLE RUN", "0.50 0.40 0.30", `class="aa"`, `class="pairs"`, "10 cases: 7 measured"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+}
+
+// The paper's rule: unadjusted p at 0.05, cells ⊕/⊖/⊙.
+func TestPaperRule(t *testing.T) {
+	run := StudyWith([]*bench.Results{providerRun()}, Options{PaperRule: true})[0]
+	if run.Rule != PaperRule {
+		t.Errorf("rule %q", run.Rule)
+	}
+	var tb Table
+	for _, x := range run.Tables {
+		if x.Title == "AES-128 AES/GCM/NoPadding encrypt, 100 B" && x.Kind == ProviderVsProvider {
+			tb = x
+		}
+	}
+	m := tb.matrixMarks(false, true)
+	joined := ""
+	for _, row := range m.cells {
+		joined += strings.Join(row, " ") + "\n"
+	}
+	if !strings.Contains(joined, "⊕") || !strings.Contains(joined, "⊖") || !strings.Contains(joined, "⊙") {
+		t.Errorf("marks:\n%s", joined)
+	}
+	for _, p := range tb.Pairs {
+		if want := p.P <= 0.05; want != (p.Verdict.String() != "no significant difference") {
+			t.Errorf("%s vs %s: p %v, verdict %v", p.A, p.B, p.P, p.Verdict)
+		}
+	}
 }

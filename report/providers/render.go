@@ -19,8 +19,8 @@ import (
 // htmlPath and as text beside it (the same name with .txt), and says so on
 // log. It does nothing, and returns false, when no run holds provider-study
 // benchmarks.
-func WriteFiles(htmlPath string, runs []*bench.Results, log io.Writer) (bool, error) {
-	study := Study(runs)
+func WriteFiles(htmlPath string, runs []*bench.Results, log io.Writer, opt Options) (bool, error) {
+	study := StudyWith(runs, opt)
 	if len(study) == 0 {
 		return false, nil
 	}
@@ -69,7 +69,17 @@ func writeText(w io.Writer, study []Run) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, r := range study {
 		fmt.Fprintf(tw, "JCE provider study — run %s (%s)\n", r.Label, r.Energy)
-		fmt.Fprintf(tw, "Verdicts: row against column, two-sided Mann–Whitney U, Holm-adjusted within each table, α = %g.\n", report.Alpha)
+		if r.Unreliable != "" {
+			fmt.Fprintf(tw, "UNRELIABLE RUN: %s. Load during the run: %s.\n", r.Unreliable, r.Load)
+		} else if len(r.AA) > 0 {
+			fmt.Fprintf(tw, "A/A check passed: %d controls, none significantly different. Load during the run: %s.\n", len(r.AA), r.Load)
+		}
+		fmt.Fprintf(tw, "%d cases: %d measured, %d not supported, %d failed, %d left out by the time budget.\n",
+			r.Total, r.Measured, r.Unsupported, r.Failed, r.Budget)
+		fmt.Fprintf(tw, "Verdicts: row against column; %s.\n", r.Rule)
+		for _, p := range r.AA {
+			fmt.Fprintf(tw, "A/A %s vs %s: p %.3g, Holm %.3g, δ %+.3f, %s\n", p.A, p.B, p.P, p.PAdj, p.Delta, p.Verdict)
+		}
 		for _, t := range r.Tables {
 			fmt.Fprintf(tw, "\n%s — %s\n", t.Kind, t.Title)
 			fmt.Fprintf(tw, "\tn\tmedian\t95%% CI of median\tenergy median (µJ)\n")
@@ -89,7 +99,7 @@ func writeText(w io.Writer, study []Run) error {
 				return err
 			}
 			for _, energy := range []bool{false, true} {
-				m := t.matrix(energy)
+				m := t.matrixMarks(energy, r.Rule == PaperRule)
 				if m == nil {
 					continue
 				}
@@ -113,6 +123,11 @@ func writeText(w io.Writer, study []Run) error {
 					return err
 				}
 			}
+			for _, p := range t.Pairs {
+				if p.Err == "" {
+					fmt.Fprintf(tw, "  %s vs %s: p %.3g, Holm %.3g, δ %+.3f, %s\n", shortName(p.A), shortName(p.B), p.P, p.PAdj, p.Delta, p.Verdict)
+				}
+			}
 		}
 		fmt.Fprintln(tw)
 	}
@@ -129,6 +144,12 @@ type verdictMatrix struct {
 // default-vs-recommended tables: the default's row only), or nil when
 // there are none.
 func (t Table) matrix(energy bool) *verdictMatrix {
+	return t.matrixMarks(energy, false)
+}
+
+// matrixMarks is matrix; with marks, the cells are the paper's ⊕ (row
+// better), ⊖ (worse) and ⊙ (no significant difference).
+func (t Table) matrixMarks(energy, marks bool) *verdictMatrix {
 	pairs := t.Pairs
 	if energy {
 		pairs = t.EnergyPairs
@@ -153,10 +174,12 @@ func (t Table) matrix(energy bool) *verdictMatrix {
 			switch {
 			case a == b:
 				v = "–"
-			case v == "no significant difference":
-				v = "no sig. diff."
 			case v == "":
 				v = "n/a"
+			case marks:
+				v = map[string]string{"better": "⊕", "worse": "⊖", "no significant difference": "⊙"}[v]
+			case v == "no significant difference":
+				v = "no sig. diff."
 			}
 			row = append(row, v)
 		}
@@ -181,8 +204,9 @@ func writeHTML(w io.Writer, study []Run) error {
 	}{Generated: time.Now().UTC().Format(time.RFC3339), Alpha: report.Alpha}
 	for _, r := range study {
 		rv := runView{Run: r}
+		marks := r.Rule == PaperRule
 		for _, t := range r.Tables {
-			rv.Tables = append(rv.Tables, tableView{t, t.matrix(false), t.matrix(true)})
+			rv.Tables = append(rv.Tables, tableView{t, t.matrixMarks(false, marks), t.matrixMarks(true, marks)})
 		}
 		v.Runs = append(v.Runs, rv)
 	}
@@ -195,13 +219,20 @@ var page = template.Must(template.New("providers").Funcs(template.FuncMap{
 	"short": shortName,
 	"cell": func(s string) string {
 		switch s {
-		case "better":
+		case "better", "⊕":
 			return "better"
-		case "worse":
+		case "worse", "⊖":
 			return "worse"
 		}
 		return ""
 	},
+	"p": func(v float64) string {
+		if v < 1e-4 {
+			return fmt.Sprintf("%.1e", v)
+		}
+		return fmt.Sprintf("%.4f", v)
+	},
+	"delta": func(v float64) string { return fmt.Sprintf("%+.3f", v) },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -214,14 +245,24 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
 th { background: #f3f3f3; }
 td.l, th.l { text-align: left; }
 .better { color: #006d2c; } .worse { color: #b30000; }
+.unreliable { color: #b30000; font-weight: bold; border: 2px solid #b30000; padding: 0.5em; }
+.reliable { color: #006d2c; }
 .note { color: #555; }
 </style>
 </head>
 <body>
 <h1>JCE provider study</h1>
-<p class="note">Generated {{.Generated}}. After Montenegro, Pinto and Fuentes (IEEE Access 2018): provider against provider for each primitive and key size, key size against key size for each provider, and each provider's default transformation against the recommended ones. Times are JMH averages per operation, one sample per measurement iteration. Verdicts read row against column: two-sided Mann–Whitney U test, the p-values of each table adjusted together by Holm's method, α = {{.Alpha}}, direction from Cliff's δ.</p>
+<p class="note">Generated {{.Generated}}. After Montenegro, Pinto and Fuentes (IEEE Access 2018): provider against provider for each primitive and key size, key size against key size for each provider, and each provider's default transformation against the recommended ones. Times are averages per operation, one sample per measurement iteration (kexlab's harness: several JVM forks, the cases in a random order per fork). Verdicts read row against column, direction from Cliff's δ; each table lists every pair with its raw and Holm-adjusted p-value and δ.</p>
 {{range .Runs}}<h2>Run: {{.Label}}</h2>
+{{if .Unreliable}}<p class="unreliable" id="unreliable">UNRELIABLE RUN: {{.Unreliable}}. The machine's load during the run: {{.Load}}.</p>
+{{else if .AA}}<p class="reliable" id="aa-ok">A/A check passed: none of the {{len .AA}} A/A controls (the same implementation under two names) came out significantly different. Load during the run: {{.Load}}.</p>
+{{end}}<p class="note" id="counts">{{.Total}} cases: {{.Measured}} measured, {{.Unsupported}} not supported, {{.Failed}} failed, {{.Budget}} left out by the time budget. Verdicts: {{.Rule}}.</p>
 <p class="note">{{.Energy}}</p>
+{{with .AA}}<h3>A/A controls</h3>
+<table class="aa">
+<tr><th class="l">alias</th><th class="l">canonical</th><th>median A</th><th>median B</th><th>p</th><th>p (Holm)</th><th>δ</th><th class="l">verdict</th></tr>
+{{range .}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td>{{ns .MedA}}</td><td>{{ns .MedB}}</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td>{{delta .Delta}}</td><td class="l">{{.Verdict}}</td></tr>
+{{end}}</table>{{end}}
 {{range .Tables}}<h3>{{.Kind}}: {{.Title}}</h3>
 <table>
 <tr><th class="l"></th><th>n</th><th>median</th><th>95% CI of median</th><th>energy median (µJ)</th></tr>
@@ -235,6 +276,10 @@ td.l, th.l { text-align: left; }
 {{with .Energy}}{{$m := .}}<table>
 <tr><th class="l">energy</th>{{range .Cols}}<th>{{short .}}</th>{{end}}</tr>
 {{range $i, $row := .Cells}}<tr><th class="l">{{short (index $m.Rows $i)}}</th>{{range $row}}<td class="{{cell .}}">{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
+{{with .Pairs}}<table class="pairs">
+<tr><th class="l">A (lower median)</th><th class="l">B</th><th>p</th><th>p (Holm)</th><th>Cliff's δ</th><th class="l">verdict</th></tr>
+{{range .}}<tr><td class="l">{{short .A}}</td><td class="l">{{short .B}}</td>{{if .Err}}<td colspan="4" class="l">{{.Err}}</td>{{else}}<td>{{p .P}}</td><td>{{p .PAdj}}</td><td>{{delta .Delta}}</td><td class="l">{{.Verdict}}</td>{{end}}</tr>
 {{end}}</table>{{end}}
 {{end}}{{end}}
 </body>

@@ -139,29 +139,35 @@ public final class Harness {
         List<RaplProfiler.Domain> rapl = RaplProfiler.unavailable() == null
                 ? RaplProfiler.domains(RaplProfiler.root()) : List.of();
         Collections.shuffle(plans, new Random(seed));
-        JsonArray out = new JsonArray();
         Gson g = new GsonBuilder().serializeSpecialFloatingPointValues().create();
-        int i = 0;
-        for (Plan p : plans) {
-            Outcome r = measure(p, rapl);
-            JsonObject o = new JsonObject();
-            JsonObject params = new JsonObject();
-            p.c().params().forEach(params::addProperty);
-            o.add("params", params);
-            if (r.error() != null) {
-                o.addProperty("error", r.error());
-            } else {
-                o.add("ns", g.toJsonTree(r.ns()));
-                o.add("energy", g.toJsonTree(r.energy()));
-            }
-            out.add(o);
-            i++;
-            if (i % 50 == 0) {
-                System.err.printf("fork %s: %d/%d cases%n", args[1], i, plans.size());
+        // One JSON object per line, flushed per case: a fork stopped for
+        // its time limit keeps what it measured.
+        try (var w = Files.newBufferedWriter(Path.of(args[3]))) {
+            int i = 0;
+            for (Plan p : plans) {
+                long t0 = System.nanoTime();
+                Outcome r = measure(p, rapl);
+                double sec = (System.nanoTime() - t0) / 1e9;
+                if (sec > 5) {
+                    System.err.printf("fork %s: %s took %.0f s%n", args[1], p.c(), sec);
+                }
+                JsonObject o = new JsonObject();
+                JsonObject params = new JsonObject();
+                p.c().params().forEach(params::addProperty);
+                o.add("params", params);
+                if (r.error() != null) {
+                    o.addProperty("error", r.error());
+                } else {
+                    o.add("ns", g.toJsonTree(r.ns()));
+                    o.add("energy", g.toJsonTree(r.energy()));
+                }
+                w.write(o.toString());
+                w.newLine();
+                w.flush();
+                if (++i % 50 == 0) {
+                    System.err.printf("fork %s: %d/%d cases%n", args[1], i, plans.size());
+                }
             }
         }
-        Path tmp = Path.of(args[3] + ".tmp");
-        Files.writeString(tmp, out.toString());
-        Files.move(tmp, Path.of(args[3]), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 }

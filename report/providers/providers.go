@@ -269,8 +269,13 @@ func tables(r *bench.Results, cases []Case) []Table {
 		}
 		put(ProviderVsProvider, size+" "+c.Transformation+" "+c.Op+data, c)
 		put(KeySizeVsKeySize, c.Provider+": "+c.Algorithm+" "+sigFamily(c)+" "+c.Op+data, c)
-		if c.Op == "encrypt" || c.Op == "decrypt" {
+		switch c.Op {
+		case "encrypt", "decrypt":
 			put(DefaultVsRecommended, c.Provider+": "+size+" "+c.Op+data, c)
+		case "sign", "verify":
+			if c.Algorithm == "RSA" || c.Algorithm == "DSA" {
+				put(DefaultVsRecommended, c.Provider+": "+size+" "+c.Op, c)
+			}
 		}
 	}
 	var out []Table
@@ -303,7 +308,7 @@ func tables(r *bench.Results, cases []Case) []Table {
 			t.Items = append(t.Items, item(r, c, g.kind))
 		}
 		t.Pairs = itemPairs(r, t.Items, bench.Wall, defaultOnly)
-		t.EnergyPairs = itemPairs(r, t.Items, bench.Energy, defaultOnly)
+		t.EnergyPairs = itemPairs(r, t.Items, r.EnergyValue, defaultOnly)
 		out = append(out, t)
 	}
 	kindRank := map[string]int{ProviderVsProvider: 0, KeySizeVsKeySize: 1, DefaultVsRecommended: 2}
@@ -320,6 +325,9 @@ func item(r *bench.Results, c Case, kind string) Item {
 		it.Label = strconv.Itoa(c.KeySize)
 	default:
 		it.Label = c.Transformation
+		if (c.Op == "sign" || c.Op == "verify") && c.DataLength != 100 {
+			it.Label += fmt.Sprintf(" (%d B)", c.DataLength) // NONEwith…: the digest or a short message
+		}
 		if c.Default() {
 			it.Label += " (default)"
 		}
@@ -358,7 +366,8 @@ func itemPairs(r *bench.Results, items []Item, f func(bench.Sample) (float64, bo
 	}
 	var keep func(i, j int) bool
 	if defaultOnly {
-		keep = func(i, j int) bool { return i == 0 }
+		// Each default against each recommended transformation.
+		keep = func(i, j int) bool { return items[i].Case.Default() != items[j].Case.Default() }
 	}
 	return report.Pairwise(labels, samples, keep)
 }

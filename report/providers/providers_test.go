@@ -224,3 +224,49 @@ func TestPaperRule(t *testing.T) {
 		}
 	}
 }
+
+// With energy measured, each family gets an energy-against-time figure.
+func TestEnergyFigures(t *testing.T) {
+	r := providerRun()
+	r.Energy = bench.EnergyStatus{Measured: true, Meter: "RAPL", Domains: []string{"package-0"}}
+	for i := range r.Samples {
+		r.Samples[i].EnergyUJ = map[string]float64{"package-0": float64(r.Samples[i].WallNs) / 100}
+	}
+	run := Study([]*bench.Results{r})[0]
+	if figs := EnergyFigures(run); len(figs) != 1 || !strings.Contains(figs[0], "symmetric encryption: energy against time") {
+		t.Errorf("energy figures: %d", len(figs))
+	}
+	if figs := EnergyFigures(Study([]*bench.Results{providerRun()})[0]); len(figs) != 0 {
+		t.Error("an energy figure without energy")
+	}
+}
+
+// Signatures: NONEwithRSA and SHA1withRSA (the paper's defaults) each
+// against each recommended one; the matrix has the defaults as rows.
+func TestSignatureDefaults(t *testing.T) {
+	r := &bench.Results{Source: "jmh"}
+	for i, tr := range []string{"NONEwithRSA", "SHA1withRSA", "SHA256withRSA", "RSASSA-PSS"} {
+		name := pname("JDK", "RSA", 2048, tr, 100, "sign")
+		r.Schemes = append(r.Schemes, bench.SchemeInfo{Name: name})
+		for k := int64(0); k < 8; k++ {
+			r.Samples = append(r.Samples, bench.Sample{Scheme: name, Op: bench.OpFull, WallNs: 1000*int64(i+1) + k})
+		}
+	}
+	var tb Table
+	for _, x := range Study([]*bench.Results{r})[0].Tables {
+		if x.Kind == DefaultVsRecommended {
+			tb = x
+		}
+	}
+	if tb.Title != "JDK: RSA-2048 sign" || len(tb.Pairs) != 4 {
+		t.Fatalf("table %q with %d pairs, want 2 defaults × 2 recommended", tb.Title, len(tb.Pairs))
+	}
+	m := tb.matrix(false)
+	if len(m.rows) != 2 || len(m.cols) != 2 || !strings.HasSuffix(m.rows[0], "(default)") {
+		t.Errorf("matrix rows %v cols %v", m.rows, m.cols)
+	}
+	s := Summaries(Study([]*bench.Results{r})[0])
+	if len(s) != 1 || s[0].Family != "signatures" || len(s[0].Prices) != 4 {
+		t.Errorf("summaries %+v", s)
+	}
+}

@@ -80,6 +80,19 @@ func writeText(w io.Writer, study []Run) error {
 		for _, p := range r.AA {
 			fmt.Fprintf(tw, "A/A %s vs %s: p %.3g, Holm %.3g, δ %+.3f, %s\n", p.A, p.B, p.P, p.PAdj, p.Delta, p.Verdict)
 		}
+		for _, s := range Summaries(r) {
+			fmt.Fprintf(tw, "\n== %s\n", s.Family)
+			for i, rk := range s.Ranking {
+				fmt.Fprintf(tw, "RQ1 %d. %s: ×%.2f of the fastest (geometric mean over %d tables), fastest in %d, wins %d, losses %d, median δ %+.3f\n",
+					i+1, shortName(rk.Provider), rk.GeoRatio, rk.Tables, rk.Fastest, rk.Wins, rk.Losses, rk.Delta)
+			}
+			for _, st := range s.Steps {
+				fmt.Fprintf(tw, "RQ2 %s\n", st)
+			}
+			for _, st := range s.Prices {
+				fmt.Fprintf(tw, "RQ3 %s\n", st)
+			}
+		}
 		for _, t := range r.Tables {
 			fmt.Fprintf(tw, "\n%s — %s\n", t.Kind, t.Title)
 			fmt.Fprintf(tw, "\tn\tmedian\t95%% CI of median\tenergy median (µJ)\n")
@@ -165,7 +178,16 @@ func (t Table) matrixMarks(energy, marks bool) *verdictMatrix {
 	}
 	m := &verdictMatrix{rows: labels, cols: labels}
 	if t.Kind == DefaultVsRecommended {
-		m.rows, m.cols = labels[:1], labels[1:]
+		m.rows, m.cols = nil, nil
+		for _, it := range t.Items {
+			switch {
+			case it.Err != "":
+			case it.Case.Default():
+				m.rows = append(m.rows, it.Label)
+			default:
+				m.cols = append(m.cols, it.Label)
+			}
+		}
 	}
 	for _, a := range m.rows {
 		var row []string
@@ -195,7 +217,10 @@ func writeHTML(w io.Writer, study []Run) error {
 	}
 	type runView struct {
 		Run
-		Tables []tableView
+		Summaries      []Summary
+		Figures        []template.HTML
+		NoEnergyFigure string
+		Tables    []tableView
 	}
 	v := struct {
 		Generated string
@@ -203,7 +228,17 @@ func writeHTML(w io.Writer, study []Run) error {
 		Runs      []runView
 	}{Generated: time.Now().UTC().Format(time.RFC3339), Alpha: report.Alpha}
 	for _, r := range study {
-		rv := runView{Run: r}
+		rv := runView{Run: r, Summaries: Summaries(r)}
+		for _, f := range Figures(r) {
+			rv.Figures = append(rv.Figures, template.HTML(f))
+		}
+		energy := EnergyFigures(r)
+		for _, f := range energy {
+			rv.Figures = append(rv.Figures, template.HTML(f))
+		}
+		if len(energy) == 0 {
+			rv.NoEnergyFigure = "not drawn: this run measured no energy (" + r.Energy + ")"
+		}
 		marks := r.Rule == PaperRule
 		for _, t := range r.Tables {
 			rv.Tables = append(rv.Tables, tableView{t, t.matrixMarks(false, marks), t.matrixMarks(true, marks)})
@@ -253,11 +288,30 @@ td.l, th.l { text-align: left; }
 <body>
 <h1>JCE provider study</h1>
 <p class="note">Generated {{.Generated}}. After Montenegro, Pinto and Fuentes (IEEE Access 2018): provider against provider for each primitive and key size, key size against key size for each provider, and each provider's default transformation against the recommended ones. Times are averages per operation, one sample per measurement iteration (kexlab's harness: several JVM forks, the cases in a random order per fork). Verdicts read row against column, direction from Cliff's δ; each table lists every pair with its raw and Holm-adjusted p-value and δ.</p>
-{{range .Runs}}<h2>Run: {{.Label}}</h2>
+{{range .Runs}}{{$run := .}}<h2>Run: {{.Label}}</h2>
 {{if .Unreliable}}<p class="unreliable" id="unreliable">UNRELIABLE RUN: {{.Unreliable}}. The machine's load during the run: {{.Load}}.</p>
 {{else if .AA}}<p class="reliable" id="aa-ok">A/A check passed: none of the {{len .AA}} A/A controls (the same implementation under two names) came out significantly different. Load during the run: {{.Load}}.</p>
 {{end}}<p class="note" id="counts">{{.Total}} cases: {{.Measured}} measured, {{.Unsupported}} not supported, {{.Failed}} failed, {{.Budget}} left out by the time budget. Verdicts: {{.Rule}}.</p>
 <p class="note">{{.Energy}}</p>
+{{with .Summaries}}<h3 id="answers">Answers: the research questions per primitive family</h3>
+<p class="note">RQ1 — which provider is fastest: providers ranked by the geometric mean of their median over the family's fastest provider, table by table (1.00 = always the fastest), with the tables in which each is fastest, its significant wins and losses against other providers and its median Cliff's δ (negative: tends to be faster). RQ2 — what a larger key costs: the ratio of the larger size's median to the smaller's, per provider and table (median [min, max]; how many pairs were significant, and of those how many had the larger key slower). RQ3 — the price of the recommended transformation over the default: the ratio recommended/default in the same way.</p>
+{{range .}}<h4>{{.Family}}</h4>
+{{with .Ranking}}<table class="ranking">
+<tr><th class="l">RQ1: provider</th><th>× fastest (geometric mean)</th><th>tables</th><th>fastest in</th><th>wins</th><th>losses</th><th>median δ</th></tr>
+{{range .}}<tr><td class="l">{{short .Provider}}</td><td>{{printf "%.2f" .GeoRatio}}</td><td>{{.Tables}}</td><td>{{.Fastest}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{delta .Delta}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Steps}}<table class="steps">
+<tr><th class="l">RQ2: key-size step</th><th>ratio (median)</th><th>[min, max]</th><th>n</th><th>significant</th><th>larger slower</th></tr>
+{{range .}}<tr><td class="l">{{.What}}</td><td>{{printf "%.2f" .Median}}</td><td>[{{printf "%.2f" .Min}}, {{printf "%.2f" .Max}}]</td><td>{{.N}}</td><td>{{.Significant}}</td><td>{{.Higher}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Prices}}<table class="prices">
+<tr><th class="l">RQ3: recommended over default</th><th>ratio (median)</th><th>[min, max]</th><th>n</th><th>significant</th><th>recommended slower</th></tr>
+{{range .}}<tr><td class="l">{{.What}}</td><td>{{printf "%.2f" .Median}}</td><td>[{{printf "%.2f" .Min}}, {{printf "%.2f" .Max}}]</td><td>{{.N}}</td><td>{{.Significant}}</td><td>{{.Higher}}</td></tr>
+{{end}}</table>{{end}}
+{{end}}{{end}}
+{{with .Figures}}<h3 id="figures">Figures</h3>
+{{range .}}<figure>{{.}}</figure>
+{{end}}{{with $run.NoEnergyFigure}}<p class="note">Energy against time: {{.}}</p>{{end}}{{end}}
 {{with .AA}}<h3>A/A controls</h3>
 <table class="aa">
 <tr><th class="l">alias</th><th class="l">canonical</th><th>median A</th><th>median B</th><th>p</th><th>p (Holm)</th><th>δ</th><th class="l">verdict</th></tr>

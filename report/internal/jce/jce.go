@@ -24,10 +24,36 @@ type Case struct {
 	Op             string // keygen, encrypt, decrypt, sign, verify, mac
 }
 
-// Default reports whether the case uses a provider's default
-// transformation: a cipher requested by its algorithm name alone.
+// Default reports whether the case uses a default transformation: a
+// cipher requested by its algorithm name alone (mode and padding left to
+// the provider), or a signature the paper counted as a default
+// (NONEwith…: no hash; SHA1with…: SHA-1), against which SHA256with… and
+// RSASSA-PSS are the recommended ones (its Tables 38–41).
 func (c Case) Default() bool {
-	return (c.Op == "encrypt" || c.Op == "decrypt") && !strings.Contains(c.Transformation, "/")
+	switch c.Op {
+	case "encrypt", "decrypt":
+		return !strings.Contains(c.Transformation, "/")
+	case "sign", "verify":
+		return strings.HasPrefix(c.Transformation, "NONEwith") || strings.HasPrefix(c.Transformation, "SHA1with")
+	}
+	return false
+}
+
+// Family is the primitive family of the case, as the summaries group
+// them: "key generation", "symmetric encryption", "RSA encryption",
+// "signatures" or "MACs".
+func (c Case) Family() string {
+	switch {
+	case c.Op == "keygen":
+		return "key generation"
+	case c.Op == "sign" || c.Op == "verify":
+		return "signatures"
+	case c.Op == "mac":
+		return "MACs"
+	case c.Algorithm == "RSA":
+		return "RSA encryption"
+	}
+	return "symmetric encryption"
 }
 
 // Parse parses a benchmark name carrying the six parameters of the

@@ -52,3 +52,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestDefaultAndFamily(t *testing.T) {
+	for _, c := range []struct {
+		c      Case
+		def    bool
+		family string
+	}{
+		{Case{Algorithm: "AES", Transformation: "AES", Op: "encrypt"}, true, "symmetric encryption"},
+		{Case{Algorithm: "AES", Transformation: "AES/GCM/NoPadding", Op: "decrypt"}, false, "symmetric encryption"},
+		{Case{Algorithm: "RSA", Transformation: "RSA", Op: "encrypt"}, true, "RSA encryption"},
+		{Case{Algorithm: "RSA", Transformation: "NONEwithRSA", Op: "sign"}, true, "signatures"},
+		{Case{Algorithm: "DSA", Transformation: "SHA1withDSA", Op: "verify"}, true, "signatures"},
+		{Case{Algorithm: "RSA", Transformation: "SHA256withRSA", Op: "sign"}, false, "signatures"},
+		{Case{Algorithm: "HmacSHA1", Transformation: "HmacSHA1", Op: "mac"}, false, "MACs"},
+		{Case{Algorithm: "DSA", Transformation: "AlgorithmParameterGenerator", Op: "keygen"}, false, "key generation"},
+	} {
+		if c.c.Default() != c.def || c.c.Family() != c.family {
+			t.Errorf("%+v: default %v family %q", c.c, c.c.Default(), c.c.Family())
+		}
+	}
+}

@@ -12,11 +12,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The one JMH benchmark of the study: the operation of a {@link Case},
- * named by its parameters. {@link Study} runs it once per case, each in
- * its own fork, with the parameters of that case only (JMH would otherwise
- * run the cartesian product of all values, most of it meaningless).
- * Average time per operation, in nanoseconds.
+ * The operation of a {@link Case} as a JMH benchmark, named by its
+ * parameters. The study no longer runs it ({@link Study} measures every
+ * case in its own forks with {@link Harness}: one JMH fork per case would
+ * spend the budget on JVM starts), but its entries in jmh.json keep this
+ * benchmark's name, and it remains for timing one case under JMH by hand,
+ * with that case's parameters only. Average time per operation, in
+ * nanoseconds.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -220,7 +220,7 @@ func writeHTML(w io.Writer, study []Run) error {
 		Summaries      []Summary
 		Figures        []template.HTML
 		NoEnergyFigure string
-		Tables    []tableView
+		Tables         []tableView
 	}
 	v := struct {
 		Generated string

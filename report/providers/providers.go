@@ -43,6 +43,9 @@ const (
 	ProviderVsProvider   = "provider vs provider"
 	KeySizeVsKeySize     = "key size vs key size"
 	DefaultVsRecommended = "default vs recommended transformation"
+	// DigestVsDigest compares a provider's HMACs across digest lengths
+	// (MD5 … SHA-512; the paper's Table 31).
+	DigestVsDigest = "digest length vs digest length"
 )
 
 // Item is one row of a comparison table: a benchmark and its summary, or
@@ -276,6 +279,10 @@ func tables(r *bench.Results, cases []Case) []Table {
 			if c.Algorithm == "RSA" || c.Algorithm == "DSA" {
 				put(DefaultVsRecommended, c.Provider+": "+size+" "+c.Op, c)
 			}
+		case "mac":
+			if c.Algorithm == c.Transformation { // not an alias
+				put(DigestVsDigest, c.Provider+": HMAC"+data, c)
+			}
 		}
 	}
 	var out []Table
@@ -286,7 +293,7 @@ func tables(r *bench.Results, cases []Case) []Table {
 		switch g.kind {
 		case ProviderVsProvider:
 			sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].Provider < g.items[j].Provider })
-		case KeySizeVsKeySize:
+		case KeySizeVsKeySize, DigestVsDigest:
 			sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].KeySize < g.items[j].KeySize })
 		case DefaultVsRecommended:
 			sort.SliceStable(g.items, func(i, j int) bool {
@@ -311,7 +318,7 @@ func tables(r *bench.Results, cases []Case) []Table {
 		t.EnergyPairs = itemPairs(r, t.Items, r.EnergyValue, defaultOnly)
 		out = append(out, t)
 	}
-	kindRank := map[string]int{ProviderVsProvider: 0, KeySizeVsKeySize: 1, DefaultVsRecommended: 2}
+	kindRank := map[string]int{ProviderVsProvider: 0, KeySizeVsKeySize: 1, DefaultVsRecommended: 2, DigestVsDigest: 3}
 	sort.SliceStable(out, func(i, j int) bool { return kindRank[out[i].Kind] < kindRank[out[j].Kind] })
 	return out
 }
@@ -323,6 +330,8 @@ func item(r *bench.Results, c Case, kind string) Item {
 		it.Label = c.Provider
 	case KeySizeVsKeySize:
 		it.Label = strconv.Itoa(c.KeySize)
+	case DigestVsDigest:
+		it.Label = c.Transformation
 	default:
 		it.Label = c.Transformation
 		if (c.Op == "sign" || c.Op == "verify") && c.DataLength != 100 {

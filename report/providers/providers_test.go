@@ -270,3 +270,32 @@ func TestSignatureDefaults(t *testing.T) {
 		t.Errorf("summaries %+v", s)
 	}
 }
+
+// HMACs of one provider across digest lengths, sorted by length; the
+// OID alias stays out.
+func TestDigestTable(t *testing.T) {
+	r := &bench.Results{Source: "jmh"}
+	for i, m := range []struct {
+		tr   string
+		bits int
+	}{{"HmacSHA512", 512}, {"HmacMD5", 128}, {"HmacSHA256", 256}, {"1.2.840.113549.2.9", 256}} {
+		name := pname("JDK", map[bool]string{true: "HmacSHA256", false: m.tr}[strings.HasPrefix(m.tr, "1.")], m.bits, m.tr, 100, "mac")
+		r.Schemes = append(r.Schemes, bench.SchemeInfo{Name: name})
+		for k := int64(0); k < 8; k++ {
+			r.Samples = append(r.Samples, bench.Sample{Scheme: name, Op: bench.OpFull, WallNs: 100*int64(i+1) + k})
+		}
+	}
+	var tb Table
+	for _, x := range Study([]*bench.Results{r})[0].Tables {
+		if x.Kind == DigestVsDigest {
+			tb = x
+		}
+	}
+	if tb.Title != "JDK: HMAC, 100 B" || len(tb.Items) != 3 || tb.Items[0].Label != "HmacMD5" || tb.Items[2].Label != "HmacSHA512" {
+		t.Fatalf("digest table %q %+v", tb.Title, tb.Items)
+	}
+	s := Summaries(Study([]*bench.Results{r})[0])
+	if len(s) != 1 || len(s[0].Digests) != 2 {
+		t.Errorf("digest steps %+v", s)
+	}
+}

@@ -92,6 +92,9 @@ func writeText(w io.Writer, study []Run) error {
 			for _, st := range s.Prices {
 				fmt.Fprintf(tw, "RQ3 %s\n", st)
 			}
+			for _, st := range s.Digests {
+				fmt.Fprintf(tw, "digest %s\n", st)
+			}
 		}
 		for _, t := range r.Tables {
 			fmt.Fprintf(tw, "\n%s — %s\n", t.Kind, t.Title)
@@ -302,6 +305,10 @@ td.l, th.l { text-align: left; }
 {{end}}</table>{{end}}
 {{with .Steps}}<table class="steps">
 <tr><th class="l">RQ2: key-size step</th><th>ratio (median)</th><th>[min, max]</th><th>n</th><th>significant</th><th>larger slower</th></tr>
+{{range .}}<tr><td class="l">{{.What}}</td><td>{{printf "%.2f" .Median}}</td><td>[{{printf "%.2f" .Min}}, {{printf "%.2f" .Max}}]</td><td>{{.N}}</td><td>{{.Significant}}</td><td>{{.Higher}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Digests}}<table class="digests">
+<tr><th class="l">digest length step</th><th>ratio (median)</th><th>[min, max]</th><th>n</th><th>significant</th><th>longer slower</th></tr>
 {{range .}}<tr><td class="l">{{.What}}</td><td>{{printf "%.2f" .Median}}</td><td>[{{printf "%.2f" .Min}}, {{printf "%.2f" .Max}}]</td><td>{{.N}}</td><td>{{.Significant}}</td><td>{{.Higher}}</td></tr>
 {{end}}</table>{{end}}
 {{with .Prices}}<table class="prices">

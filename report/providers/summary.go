@@ -30,6 +30,9 @@ type Summary struct {
 	// RQ3: the price of each recommended transformation over the
 	// default one.
 	Prices []Step
+	// Digests: for MACs, the cost of each longer digest over the next
+	// shorter one (the paper's Table 31).
+	Digests []Step
 }
 
 // Rank is one provider's standing in a family.
@@ -67,6 +70,7 @@ func Summaries(r Run) []Summary {
 	var deltas = map[string]map[string][]float64{}
 	steps := map[string]map[string]*stepAcc{}
 	prices := map[string]map[string]*stepAcc{}
+	digests := map[string]map[string]*stepAcc{}
 	for _, t := range r.Tables {
 		items := measured(t)
 		if len(items) < 2 {
@@ -115,6 +119,12 @@ func Summaries(r Run) []Summary {
 				what := fmt.Sprintf("%s %s %d→%d %s", a.Case.Algorithm, sigFamily(a.Case), a.Case.KeySize, b.Case.KeySize, a.Case.Op)
 				accumulate(steps, fam, what, b.Wall.Median/a.Wall.Median, t.Verdict(a.Label, b.Label, false))
 			}
+		case DigestVsDigest:
+			for i := 0; i+1 < len(items); i++ {
+				a, b := items[i], items[i+1]
+				accumulate(digests, fam, a.Case.Transformation+" → "+b.Case.Transformation, b.Wall.Median/a.Wall.Median,
+					t.Verdict(a.Label, b.Label, false))
+			}
 		case DefaultVsRecommended:
 			for _, d := range items {
 				if !d.Case.Default() {
@@ -139,8 +149,8 @@ func Summaries(r Run) []Summary {
 			s.Ranking = append(s.Ranking, *rk)
 		}
 		sort.Slice(s.Ranking, func(i, j int) bool { return s.Ranking[i].GeoRatio < s.Ranking[j].GeoRatio })
-		s.Steps, s.Prices = finish(steps[f]), finish(prices[f])
-		if len(s.Ranking)+len(s.Steps)+len(s.Prices) > 0 {
+		s.Steps, s.Prices, s.Digests = finish(steps[f]), finish(prices[f]), finish(digests[f])
+		if len(s.Ranking)+len(s.Steps)+len(s.Prices)+len(s.Digests) > 0 {
 			out = append(out, *s)
 		}
 	}

@@ -57,37 +57,115 @@ public final class Harness {
         sink += h;
     }
 
-    /** Prepares and measures one planned case; never throws. */
-    static Outcome measure(Plan p, List<RaplProfiler.Domain> rapl) {
+    /** A case in a fork: its prepared work and what it measured so far, or why it stopped. */
+    static final class Running {
+        final Plan p;
+        Work w;
+        final List<Double> ns = new ArrayList<>();
+        final Map<String, List<Double>> energy = new LinkedHashMap<>();
+        String error;
+
+        Running(Plan p) {
+            this.p = p;
+        }
+
+        boolean active() {
+            return error == null && ns.size() < p.iterations();
+        }
+    }
+
+    /** Prepares a case and runs its warm-up; never throws. */
+    static Running prepare(Plan p) {
+        Running r = new Running(p);
         try {
-            Work w = Work.create(p.c());
+            r.w = Work.create(p.c());
             for (int i = 0; i < p.warmups(); i++) {
-                batch(w, p.batch());
+                batch(r.w, p.batch());
             }
-            double[] ns = new double[p.iterations()];
-            Map<String, double[]> energy = new LinkedHashMap<>();
-            for (RaplProfiler.Domain d : rapl) {
-                energy.put(d.name(), new double[p.iterations()]);
-            }
-            for (int i = 0; i < ns.length; i++) {
-                long[] e0 = RaplProfiler.sample(rapl);
-                long t0 = System.nanoTime();
-                batch(w, p.batch());
-                long t1 = System.nanoTime();
-                long[] e1 = RaplProfiler.sample(rapl);
-                ns[i] = (double) (t1 - t0) / p.batch();
-                for (int d = 0; d < rapl.size(); d++) {
-                    Double uj = RaplProfiler.perOp(e0[d], e1[d], rapl.get(d).range(), p.batch());
-                    energy.get(rapl.get(d).name())[i] = uj == null ? -1 : uj;
+        } catch (Exception | LinkageError e) {
+            r.error = why(e);
+        }
+        return r;
+    }
+
+    /** One measured iteration of r; never throws. */
+    static void iterate(Running r, List<RaplProfiler.Domain> rapl) {
+        try {
+            long[] e0 = RaplProfiler.sample(rapl);
+            long t0 = System.nanoTime();
+            batch(r.w, r.p.batch());
+            long t1 = System.nanoTime();
+            long[] e1 = RaplProfiler.sample(rapl);
+            r.ns.add((double) (t1 - t0) / r.p.batch());
+            for (int d = 0; d < rapl.size(); d++) {
+                Double uj = RaplProfiler.perOp(e0[d], e1[d], rapl.get(d).range(), r.p.batch());
+                if (uj != null) {
+                    r.energy.computeIfAbsent(rapl.get(d).name(), k -> new ArrayList<>()).add(uj);
                 }
             }
-            energy.values().removeIf(v -> java.util.Arrays.stream(v).anyMatch(x -> x < 0));
-            return new Outcome(p.c(), ns, energy, null);
-        } catch (NotSupportedException e) {
-            return new Outcome(p.c(), null, null, "not supported: " + e.getMessage());
         } catch (Exception | LinkageError e) {
-            return new Outcome(p.c(), null, null, "failed: " + Study.rootMessage(e));
+            r.error = why(e);
         }
+    }
+
+    private static String why(Throwable e) {
+        return e instanceof NotSupportedException ? "not supported: " + e.getMessage()
+                : "failed: " + Study.rootMessage(e);
+    }
+
+    /** What r measured: its samples, the energy domains read in every iteration, or its error. */
+    static Outcome outcome(Running r) {
+        if (r.error != null && r.ns.isEmpty()) {
+            return new Outcome(r.p.c(), null, null, r.error);
+        }
+        Map<String, double[]> energy = new LinkedHashMap<>();
+        r.energy.forEach((d, v) -> {
+            if (v.size() == r.ns.size()) {
+                energy.put(d, v.stream().mapToDouble(Double::doubleValue).toArray());
+            }
+        });
+        return new Outcome(r.p.c(), r.ns.stream().mapToDouble(Double::doubleValue).toArray(), energy, null);
+    }
+
+    /** Prepares and measures one planned case, its iterations back to back; never throws. */
+    static Outcome measure(Plan p, List<RaplProfiler.Domain> rapl) {
+        Running r = prepare(p);
+        while (r.active()) {
+            iterate(r, rapl);
+        }
+        return outcome(r);
+    }
+
+    /** Joins the outcomes of one case from one fork (one per round) into one. */
+    static Outcome merge(List<Outcome> parts) {
+        Case c = parts.get(0).c();
+        List<Double> ns = new ArrayList<>();
+        Map<String, List<Double>> energy = new LinkedHashMap<>();
+        String error = null;
+        for (Outcome o : parts) {
+            if (o.error() != null) {
+                error = o.error();
+                continue;
+            }
+            for (double v : o.ns()) {
+                ns.add(v);
+            }
+            o.energy().forEach((d, v) -> {
+                for (double x : v) {
+                    energy.computeIfAbsent(d, k -> new ArrayList<>()).add(x);
+                }
+            });
+        }
+        if (ns.isEmpty()) {
+            return new Outcome(c, null, null, error == null ? "failed: no samples" : error);
+        }
+        Map<String, double[]> e = new LinkedHashMap<>();
+        energy.forEach((d, v) -> {
+            if (v.size() == ns.size()) {
+                e.put(d, v.stream().mapToDouble(Double::doubleValue).toArray());
+            }
+        });
+        return new Outcome(c, ns.stream().mapToDouble(Double::doubleValue).toArray(), e, null);
     }
 
     /** Writes plans as the JSON a fork reads. */
@@ -138,36 +216,66 @@ public final class Harness {
         Providers.install();
         List<RaplProfiler.Domain> rapl = RaplProfiler.unavailable() == null
                 ? RaplProfiler.domains(RaplProfiler.root()) : List.of();
-        Collections.shuffle(plans, new Random(seed));
+        Random rng = new Random(seed);
+        Collections.shuffle(plans, rng);
         Gson g = new GsonBuilder().serializeSpecialFloatingPointValues().create();
-        // One JSON object per line, flushed per case: a fork stopped for
-        // its time limit keeps what it measured.
+        // Every case is prepared and warmed up, then measured in rounds: one
+        // iteration of every case per round, in a new random order each
+        // round, so that a case's iterations spread over the whole fork and
+        // drift of the machine hits every case alike. One JSON line per
+        // case and round, flushed per round: a fork stopped for its time
+        // limit keeps what it measured.
+        List<Running> running = new ArrayList<>();
+        for (Plan p : plans) {
+            running.add(prepare(p));
+        }
         try (var w = Files.newBufferedWriter(Path.of(args[3]))) {
-            int i = 0;
-            for (Plan p : plans) {
-                long t0 = System.nanoTime();
-                Outcome r = measure(p, rapl);
-                double sec = (System.nanoTime() - t0) / 1e9;
-                if (sec > 5) {
-                    System.err.printf("fork %s: %s took %.0f s%n", args[1], p.c(), sec);
-                }
-                JsonObject o = new JsonObject();
-                JsonObject params = new JsonObject();
-                p.c().params().forEach(params::addProperty);
-                o.add("params", params);
-                if (r.error() != null) {
-                    o.addProperty("error", r.error());
-                } else {
-                    o.add("ns", g.toJsonTree(r.ns()));
-                    o.add("energy", g.toJsonTree(r.energy()));
-                }
-                w.write(o.toString());
-                w.newLine();
-                w.flush();
-                if (++i % 50 == 0) {
-                    System.err.printf("fork %s: %d/%d cases%n", args[1], i, plans.size());
+            for (Running r : running) {
+                if (r.error != null) {
+                    w.write(line(r.p.c(), null, null, r.error, g));
+                    w.newLine();
                 }
             }
+            for (int round = 0; running.stream().anyMatch(Running::active); round++) {
+                long t0 = System.nanoTime();
+                List<Running> order = new ArrayList<>(running);
+                Collections.shuffle(order, rng);
+                for (Running r : order) {
+                    if (!r.active()) {
+                        continue;
+                    }
+                    int before = r.ns.size();
+                    iterate(r, rapl);
+                    if (r.error != null) {
+                        w.write(line(r.p.c(), null, null, r.error, g));
+                    } else {
+                        Map<String, double[]> e = new LinkedHashMap<>();
+                        r.energy.forEach((d, v) -> {
+                            if (v.size() == r.ns.size()) {
+                                e.put(d, new double[] {v.get(v.size() - 1)});
+                            }
+                        });
+                        w.write(line(r.p.c(), new double[] {r.ns.get(before)}, e, null, g));
+                    }
+                    w.newLine();
+                }
+                w.flush();
+                System.err.printf("fork %s: round %d in %.0f s%n", args[1], round + 1, (System.nanoTime() - t0) / 1e9);
+            }
         }
+    }
+
+    private static String line(Case c, double[] ns, Map<String, double[]> energy, String error, Gson g) {
+        JsonObject o = new JsonObject();
+        JsonObject params = new JsonObject();
+        c.params().forEach(params::addProperty);
+        o.add("params", params);
+        if (error != null) {
+            o.addProperty("error", error);
+        } else {
+            o.add("ns", g.toJsonTree(ns));
+            o.add("energy", g.toJsonTree(energy));
+        }
+        return o.toString();
     }
 }

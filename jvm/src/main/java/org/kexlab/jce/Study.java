@@ -146,17 +146,19 @@ public final class Study {
                 System.out.printf("fork %d: %s; keeping the cases it finished%n", f, err);
             }
             if (Files.exists(out)) {
+                Map<Case, List<Harness.Outcome>> parts = new LinkedHashMap<>();
                 for (String line : Files.readAllLines(out)) {
                     if (line.isBlank()) {
                         continue;
                     }
                     try {
                         Harness.Outcome o = Harness.outcomeOf(JsonParser.parseString(line).getAsJsonObject());
-                        outcomes.computeIfAbsent(o.c(), k -> new ArrayList<>()).add(o);
+                        parts.computeIfAbsent(o.c(), k -> new ArrayList<>()).add(o);
                     } catch (RuntimeException e) {
                         System.out.printf("fork %d: a truncated line left out: %s%n", f, e.getMessage());
                     }
                 }
+                parts.forEach((c, l) -> outcomes.computeIfAbsent(c, k -> new ArrayList<>()).add(Harness.merge(l)));
                 Files.delete(out);
             }
             System.out.printf("fork %d of %d: %.0f s, load average %s%n", f, s.forks, (System.nanoTime() - tf) / 1e9,

@@ -123,4 +123,17 @@ class StudyTest {
         assertEquals(1, a.size(), a.toString());
         assertTrue(a.values().iterator().next().startsWith("HmacSHA256|SunJCE maps both names"), a.toString());
     }
+
+    /** A fork's per-round lines of one case join into one outcome, in round order. */
+    @Test
+    void mergeRounds() {
+        Case c = new Case(Providers.JDK, "HmacSHA256", 256, "HmacSHA256", 100, Case.MAC);
+        Harness.Outcome m = Harness.merge(List.of(new Harness.Outcome(c, new double[] {3}, Map.of("package-0", new double[] {1}), null),
+                new Harness.Outcome(c, new double[] {1}, Map.of("package-0", new double[] {2}), null),
+                new Harness.Outcome(c, new double[] {2}, Map.of(), null)));
+        assertEquals("[3.0, 1.0, 2.0]", java.util.Arrays.toString(m.ns()));
+        assertTrue(m.energy().isEmpty(), "a domain missing in a round is left out");
+        Harness.Outcome bad = Harness.merge(List.of(new Harness.Outcome(c, null, null, "failed: boom")));
+        assertEquals("failed: boom", bad.error());
+    }
 }

@@ -189,8 +189,8 @@ prims:
 	OUT=$(OUT) PRIMS_N=$(PRIMS_N) GO=$(GO) peers/prims/run.sh
 
 # make providers (issues 6, 19): the JCE provider study (jvm/) into
-# $(OUT)/providers/ — jmh.json (JMH's JSON format: every case, 3 forks of
-# kexlab's own harness, n >= 15 per case, the order shuffled per fork; the
+# $(OUT)/providers/ — jmh.json (JMH's JSON format: every case, 5 forks of
+# kexlab's own harness, n >= 15 per case, the order shuffled per round; the
 # cases not measured with the reason), defaults.txt/json (default
 # transformations found by observation) — then its comparison tables
 # through kexlab report (report-providers.html/txt). The whole study fits

@@ -62,6 +62,10 @@ type Pair struct {
 	Err         string
 	ShiftNs     float64 // Hodges–Lehmann shift A − B
 	Exact, Tied bool
+	// Negligible: significant, but set to no difference because the
+	// difference's interval reaches below a margin (the JCE study's
+	// MinEffect).
+	Negligible bool
 }
 
 // VerdictOf returns the verdict of x against y when p compares the two, in

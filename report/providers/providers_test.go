@@ -299,3 +299,31 @@ func TestDigestTable(t *testing.T) {
 		t.Errorf("digest steps %+v", s)
 	}
 }
+
+// A significant difference under 5 % is no difference (MinEffect); the
+// paper's rule still calls it.
+func TestMinEffect(t *testing.T) {
+	r := &bench.Results{Source: "jmh"}
+	for i, p := range []string{"JDK", "BC"} {
+		name := pname(p, "HmacSHA1", 160, "HmacSHA1", 100, "mac")
+		r.Schemes = append(r.Schemes, bench.SchemeInfo{Name: name})
+		for k := int64(0); k < 10; k++ {
+			r.Samples = append(r.Samples, bench.Sample{Scheme: name, Op: bench.OpFull, WallNs: 1000 + 20*int64(i) + k})
+		}
+	}
+	for _, opt := range []Options{{}, {PaperRule: true}} {
+		for _, tb := range StudyWith([]*bench.Results{r}, opt)[0].Tables {
+			if tb.Kind != ProviderVsProvider {
+				continue
+			}
+			p := tb.Pairs[0]
+			if opt.PaperRule {
+				if p.Verdict.String() != "better" || p.Negligible {
+					t.Errorf("paper rule: %+v", p)
+				}
+			} else if p.PAdj >= 0.05 || p.Verdict.String() != "no significant difference" || !p.Negligible {
+				t.Errorf("2 %% apart: Holm p %v, verdict %v, negligible %v", p.PAdj, p.Verdict, p.Negligible)
+			}
+		}
+	}
+}

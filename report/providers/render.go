@@ -57,6 +57,13 @@ func WriteText(w io.Writer, runs []*bench.Results) error {
 	return writeText(w, Study(runs))
 }
 
+func negligible(p report.Pair) string {
+	if p.Negligible {
+		return " (significant, under 5 %)"
+	}
+	return ""
+}
+
 // shortName abbreviates long provider names in table headers.
 func shortName(s string) string {
 	if s == "AmazonCorrettoCryptoProvider" {
@@ -78,7 +85,7 @@ func writeText(w io.Writer, study []Run) error {
 			r.Total, r.Measured, r.Unsupported, r.Failed, r.Budget)
 		fmt.Fprintf(tw, "Verdicts: row against column; %s.\n", r.Rule)
 		for _, p := range r.AA {
-			fmt.Fprintf(tw, "A/A %s vs %s: p %.3g, Holm %.3g, δ %+.3f, %s\n", p.A, p.B, p.P, p.PAdj, p.Delta, p.Verdict)
+			fmt.Fprintf(tw, "A/A %s vs %s: p %.3g, Holm %.3g, δ %+.3f, %s%s\n", p.A, p.B, p.P, p.PAdj, p.Delta, p.Verdict, negligible(p))
 		}
 		for _, s := range Summaries(r) {
 			fmt.Fprintf(tw, "\n== %s\n", s.Family)
@@ -141,7 +148,7 @@ func writeText(w io.Writer, study []Run) error {
 			}
 			for _, p := range t.Pairs {
 				if p.Err == "" {
-					fmt.Fprintf(tw, "  %s vs %s: p %.3g, Holm %.3g, δ %+.3f, %s\n", shortName(p.A), shortName(p.B), p.P, p.PAdj, p.Delta, p.Verdict)
+					fmt.Fprintf(tw, "  %s vs %s: p %.3g, Holm %.3g, δ %+.3f, %s%s\n", shortName(p.A), shortName(p.B), p.P, p.PAdj, p.Delta, p.Verdict, negligible(p))
 				}
 			}
 		}
@@ -322,7 +329,7 @@ td.l, th.l { text-align: left; }
 {{with .AA}}<h3>A/A controls</h3>
 <table class="aa">
 <tr><th class="l">alias</th><th class="l">canonical</th><th>median A</th><th>median B</th><th>p</th><th>p (Holm)</th><th>δ</th><th class="l">verdict</th></tr>
-{{range .}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td>{{ns .MedA}}</td><td>{{ns .MedB}}</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td>{{delta .Delta}}</td><td class="l">{{.Verdict}}</td></tr>
+{{range .}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td>{{ns .MedA}}</td><td>{{ns .MedB}}</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td>{{delta .Delta}}</td><td class="l">{{.Verdict}}{{if .Negligible}} (significant, under 5 %){{end}}</td></tr>
 {{end}}</table>{{end}}
 {{range .Tables}}<h3>{{.Kind}}: {{.Title}}</h3>
 <table>
@@ -340,7 +347,7 @@ td.l, th.l { text-align: left; }
 {{end}}</table>{{end}}
 {{with .Pairs}}<table class="pairs">
 <tr><th class="l">A (lower median)</th><th class="l">B</th><th>p</th><th>p (Holm)</th><th>Cliff's δ</th><th class="l">verdict</th></tr>
-{{range .}}<tr><td class="l">{{short .A}}</td><td class="l">{{short .B}}</td>{{if .Err}}<td colspan="4" class="l">{{.Err}}</td>{{else}}<td>{{p .P}}</td><td>{{p .PAdj}}</td><td>{{delta .Delta}}</td><td class="l">{{.Verdict}}</td>{{end}}</tr>
+{{range .}}<tr><td class="l">{{short .A}}</td><td class="l">{{short .B}}</td>{{if .Err}}<td colspan="4" class="l">{{.Err}}</td>{{else}}<td>{{p .P}}</td><td>{{p .PAdj}}</td><td>{{delta .Delta}}</td><td class="l">{{.Verdict}}{{if .Negligible}} (significant, under 5 %){{end}}</td>{{end}}</tr>
 {{end}}</table>{{end}}
 {{end}}{{end}}
 </body>

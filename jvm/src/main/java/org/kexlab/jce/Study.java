@@ -40,7 +40,7 @@ import java.util.regex.Pattern;
  *   kexlab's importer reads them.</li>
  * </ol>
  *
- * Flags: -out DIR (out/providers), -forks N (3), -n N (fewest samples per
+ * Flags: -out DIR (out/providers), -forks N (5), -n N (fewest samples per
  * case over all forks, 15), -r MS (target iteration time, 25), -wi N
  * (warm-up iterations per case and fork, 2), -budget SEC (the whole run,
  * 1080), -seed N, -filter REGEX (on "provider algorithm-size
@@ -54,7 +54,7 @@ public final class Study {
     /** The settings of a run. */
     static final class Settings {
         Path out = Path.of("out/providers");
-        int warmups = 2, iterationMs = 25, forks = 3, n = 15;
+        int warmups = 2, iterationMs = 25, forks = 5, n = 15;
         long seed = 1;
         Pattern filter;
         boolean sweep = true, discoverOnly, list;

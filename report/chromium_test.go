@@ -16,22 +16,15 @@ import (
 // KEXLAB_REQUIRE_CHROMIUM=1, which turns a missing or failing browser into
 // a test failure instead of a skip.
 func TestChromiumRendersReport(t *testing.T) {
-	skip := t.Skipf
-	if os.Getenv("KEXLAB_REQUIRE_CHROMIUM") != "" {
-		skip = t.Fatalf
-	}
+	b := headless.Open(t)
 	dir := t.TempDir()
-	b, err := headless.Find(dir)
-	if err != nil {
-		skip("%v", err)
-	}
 	path := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(path, []byte(render(t, fakeRun("box", true))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dom, err := b.DOM(path)
 	if err != nil {
-		skip("chromium did not run here: %v", err)
+		t.Fatalf("chromium: %v", err)
 	}
 	if n := strings.Count(dom, "<svg"); n != 6 {
 		t.Errorf("rendered DOM has %d figures, want 6 (the whole picture, balanced, augmented, registration, bytes, energy)", n)
@@ -60,14 +53,5 @@ func TestChromiumRendersReport(t *testing.T) {
 		"<b>agrees</b>", "<b>disagrees</b>", "Energy per operation"); m != nil {
 		t.Errorf("rendered DOM of the profiles run lacks %q", m)
 	}
-	shot := filepath.Join(dir, "report.png")
-	if err := b.Screenshot(path, shot, 1280, 1600); err != nil {
-		t.Fatalf("chromium screenshot: %v", err)
-	}
-	if err := headless.CheckPNG(shot, 1280, 1600); err != nil {
-		t.Error(err)
-	}
-	if err := headless.Keep(shot, os.Getenv("KEXLAB_REPORT_SHOTS"), "report-findings.png"); err != nil {
-		t.Fatal(err)
-	}
+	b.Shoot(t, path, "report-findings.png")
 }

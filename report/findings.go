@@ -199,13 +199,9 @@ func missing(f finding, a, b string) string {
 
 // ratioTest fills the ratio, its interval, p and δ of A against B.
 func ratioTest(res *Finding, xs, ys []float64) error {
-	lx, ly := logs(xs), logs(ys)
-	if lx == nil || ly == nil {
-		return fmt.Errorf("a sample of %s or %s is not positive", res.A, res.B)
-	}
-	mw, err := stats.MannWhitney(lx, ly, nil)
+	mw, err := LogRatio(xs, ys)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s or %s: %w", res.A, res.B, err)
 	}
 	res.NA, res.NB = len(xs), len(ys)
 	res.Ratio, res.Lo, res.Hi, res.Level = math.Exp(mw.Shift), math.Exp(mw.ShiftCI.Low), math.Exp(mw.ShiftCI.High), mw.ShiftCI.Level
@@ -213,7 +209,22 @@ func ratioTest(res *Finding, xs, ys []float64) error {
 	return nil
 }
 
+// LogRatio is the two-sided Mann–Whitney test of xs against ys on the
+// logarithms: exp(Shift) is the Hodges–Lehmann estimate of the ratio
+// (the median ratio over all pairs) and exp(ShiftCI) its distribution-free
+// interval. Every value must be positive.
+func LogRatio(xs, ys []float64) (stats.MWResult, error) {
+	lx, ly := logs(xs), logs(ys)
+	if lx == nil || ly == nil {
+		return stats.MWResult{}, fmt.Errorf("a sample is empty or not positive")
+	}
+	return stats.MannWhitney(lx, ly, nil)
+}
+
 func logs(xs []float64) []float64 {
+	if len(xs) == 0 {
+		return nil
+	}
 	out := make([]float64, len(xs))
 	for i, x := range xs {
 		if !(x > 0) {

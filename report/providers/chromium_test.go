@@ -15,15 +15,7 @@ import (
 // render; a screenshot of the top is not blank (make test keeps it in
 // out/report-shots/providers.png).
 func TestChromiumRendersProviders(t *testing.T) {
-	skip := t.Skipf
-	if os.Getenv("KEXLAB_REQUIRE_CHROMIUM") != "" {
-		skip = t.Fatalf
-	}
-	dir := t.TempDir()
-	b, err := headless.Find(dir)
-	if err != nil {
-		skip("%v", err)
-	}
+	b := headless.Open(t)
 	r := providerRun()
 	for _, p := range []string{"JDK", "BC"} {
 		for _, k := range []int{2048, 3072} {
@@ -39,26 +31,17 @@ func TestChromiumRendersProviders(t *testing.T) {
 	if err := writeHTML(&buf, Study([]*bench.Results{r})); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "providers.html")
+	path := filepath.Join(t.TempDir(), "providers.html")
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dom, err := b.DOM(path)
 	if err != nil {
-		skip("chromium did not run here: %v", err)
+		t.Fatalf("chromium: %v", err)
 	}
 	if m := headless.Contains(dom, `id="counts"`, `id="answers"`, `class="ranking"`, `class="steps"`, `class="prices"`,
 		"symmetric encryption: time per operation by provider", "signatures: time per operation by provider", `class="pairs"`); m != nil {
 		t.Errorf("rendered DOM lacks %q", m)
 	}
-	shot := filepath.Join(dir, "providers.png")
-	if err := b.Screenshot(path, shot, 1280, 1600); err != nil {
-		t.Fatalf("chromium screenshot: %v", err)
-	}
-	if err := headless.CheckPNG(shot, 1280, 1600); err != nil {
-		t.Error(err)
-	}
-	if err := headless.Keep(shot, os.Getenv("KEXLAB_REPORT_SHOTS"), "providers.png"); err != nil {
-		t.Fatal(err)
-	}
+	b.Shoot(t, path, "providers.png")
 }

@@ -403,31 +403,13 @@ func margin(pairs []report.Pair, labels []string, samples [][]float64) []report.
 		if p.Err != "" || p.Verdict == stats.NoDifference {
 			continue
 		}
-		a, b := logs(by[p.A]), logs(by[p.B])
-		if a == nil || b == nil {
-			continue
-		}
-		mw, err := stats.MannWhitney(a, b, nil)
+		mw, err := report.LogRatio(by[p.A], by[p.B])
 		if err != nil || mw.ShiftCI.Low > lim || mw.ShiftCI.High < -lim {
 			continue
 		}
 		pairs[i].Verdict, pairs[i].Negligible = stats.NoDifference, true
 	}
 	return pairs
-}
-
-func logs(xs []float64) []float64 {
-	if len(xs) < 2 {
-		return nil
-	}
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		if !(x > 0) {
-			return nil
-		}
-		out[i] = math.Log(x)
-	}
-	return out
 }
 
 // Verdict returns the verdict of item a against item b in t on wall time

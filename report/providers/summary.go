@@ -239,6 +239,33 @@ func representative(c jce.Case) bool {
 	return true
 }
 
+// eachRepresentative calls f for every measured item of the family's
+// representative provider-vs-provider tables.
+func eachRepresentative(r Run, fam string, f func(it Item)) {
+	for _, t := range r.Tables {
+		items := measured(t)
+		if t.Kind != ProviderVsProvider || len(items) < 2 || items[0].Case.Family() != fam || !representative(items[0].Case) {
+			continue
+		}
+		for _, it := range items {
+			f(it)
+		}
+	}
+}
+
+// caseLabel names a case in figures.
+func caseLabel(c jce.Case) string {
+	return c.Algorithm + "-" + strconv.Itoa(c.KeySize) + " " + abbreviate(c.Transformation) + " " + c.Op
+}
+
+// colorOf gives each provider a colour, in the order they come.
+func colorOf(color map[string]int, provider string) int {
+	if _, ok := color[provider]; !ok {
+		color[provider] = len(color)
+	}
+	return color[provider]
+}
+
 // Figures draws, per family, each provider's median time (95% CI) in the
 // family's representative provider-vs-provider tables, coloured by
 // provider.
@@ -247,21 +274,11 @@ func Figures(r Run) []string {
 	var out []string
 	for _, fam := range Families {
 		var dots []plot.Dot
-		for _, t := range r.Tables {
-			items := measured(t)
-			if t.Kind != ProviderVsProvider || len(items) < 2 || items[0].Case.Family() != fam || !representative(items[0].Case) {
-				continue
-			}
-			c := items[0].Case
-			what := c.Algorithm + "-" + strconv.Itoa(c.KeySize) + " " + abbreviate(c.Transformation) + " " + c.Op
-			for _, it := range items {
-				if _, ok := color[it.Label]; !ok {
-					color[it.Label] = len(color)
-				}
-				dots = append(dots, plot.Dot{Key: what, Label: what + " · " + shortName(it.Label), Run: color[it.Label],
-					Mid: it.Wall.Median, Lo: it.Wall.MedianCI.Low, Hi: it.Wall.MedianCI.High, Coverage: it.Wall.MedianCI.Level})
-			}
-		}
+		eachRepresentative(r, fam, func(it Item) {
+			what := caseLabel(it.Case)
+			dots = append(dots, plot.Dot{Key: what, Label: what + " · " + shortName(it.Label), Run: colorOf(color, it.Label),
+				Mid: it.Wall.Median, Lo: it.Wall.MedianCI.Low, Hi: it.Wall.MedianCI.High, Coverage: it.Wall.MedianCI.Level})
+		})
 		if len(dots) > 0 {
 			out = append(out, plot.Dots(fmt.Sprintf("%s: time per operation by provider (median, 95%% CI; %s)", fam, legend(color)),
 				"time per operation (log scale)", dots, numfmt.Ns))
@@ -277,23 +294,12 @@ func EnergyFigures(r Run) []string {
 	var out []string
 	for _, fam := range Families {
 		var pts []plot.Point
-		for _, t := range r.Tables {
-			items := measured(t)
-			if t.Kind != ProviderVsProvider || len(items) < 2 || items[0].Case.Family() != fam || !representative(items[0].Case) {
-				continue
+		eachRepresentative(r, fam, func(it Item) {
+			if it.Energy != nil && it.Energy.Median > 0 {
+				pts = append(pts, plot.Point{Label: shortName(it.Label) + " " + caseLabel(it.Case), Run: colorOf(color, it.Label),
+					X: it.Wall.Median, Y: it.Energy.Median})
 			}
-			for _, it := range items {
-				if it.Energy == nil || !(it.Energy.Median > 0) {
-					continue
-				}
-				if _, ok := color[it.Label]; !ok {
-					color[it.Label] = len(color)
-				}
-				c := it.Case
-				pts = append(pts, plot.Point{Label: shortName(it.Label) + " " + c.Algorithm + "-" + strconv.Itoa(c.KeySize) + " " +
-					abbreviate(c.Transformation) + " " + c.Op, Run: color[it.Label], X: it.Wall.Median, Y: it.Energy.Median})
-			}
-		}
+		})
 		if len(pts) > 0 {
 			out = append(out, plot.Scatter(fmt.Sprintf("%s: energy against time per operation (medians; %s)", fam, legend(color)),
 				"time per operation (log scale)", "energy per operation, µJ (log scale)", pts, numfmt.Ns, numfmt.Num))

@@ -1,7 +1,7 @@
 // Package headless drives Debian's Chromium for the tests that render
 // kexlab's HTML reports: the DOM after rendering (--dump-dom) and a PNG
-// screenshot, which CheckPNG checks for size and content. It is used by
-// tests only; `make test` installs Chromium and sets
+// screenshot, which CheckPNG checks for size and content. It is imported
+// by tests only; `make test` installs Chromium and sets
 // KEXLAB_REQUIRE_CHROMIUM=1, turning a missing browser into a failure.
 package headless
 
@@ -14,8 +14,39 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 	"time"
 )
+
+// Open returns the installed Chromium for a test, or skips the test —
+// fails it when KEXLAB_REQUIRE_CHROMIUM is set, as make test sets it.
+func Open(t testing.TB) *Browser {
+	t.Helper()
+	b, err := Find(t.TempDir())
+	if err != nil {
+		if os.Getenv("KEXLAB_REQUIRE_CHROMIUM") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	return b
+}
+
+// Shoot takes a 1280×1600 screenshot of the HTML file at path, checks it
+// (CheckPNG) and keeps it as name in KEXLAB_REPORT_SHOTS.
+func (b *Browser) Shoot(t testing.TB, path, name string) {
+	t.Helper()
+	shot := filepath.Join(b.dir, name)
+	if err := b.Screenshot(path, shot, 1280, 1600); err != nil {
+		t.Fatalf("chromium screenshot: %v", err)
+	}
+	if err := CheckPNG(shot, 1280, 1600); err != nil {
+		t.Error(err)
+	}
+	if err := Keep(shot, os.Getenv("KEXLAB_REPORT_SHOTS"), name); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // Browser is a Chromium binary with its own profile directory.
 type Browser struct {

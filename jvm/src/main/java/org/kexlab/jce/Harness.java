@@ -19,14 +19,14 @@ import java.util.Random;
 /**
  * One measuring fork of the study: a JVM of its own that {@link Study}
  * starts with a plan file, a fork number and a seed. It loads the
- * providers, prepares every planned case, shuffles the cases (providers
- * and primitives alike) with its seed, so that drift of the machine during
- * the fork hits every provider alike and each fork has its own order, and
- * for each case runs its warm-up iterations, then its measured iterations:
- * one iteration is a batch of operations timed with System.nanoTime, its
- * score the mean time per operation. Results go into a sink the JIT cannot
+ * providers, prepares and warms up every planned case, then measures in
+ * rounds: one iteration of every case per round, in a new random order
+ * each round (seeded), so that a case's iterations spread over the whole
+ * fork and drift of the machine hits every provider and primitive alike.
+ * An iteration is a batch of operations timed with System.nanoTime, its
+ * score the mean time per operation; results go into a sink the JIT cannot
  * prove unused. Where RAPL is readable the package energy is read around
- * every measured iteration.
+ * every iteration.
  *
  * <p>Why not one JMH fork per case, as before: JMH starts a JVM for every
  * benchmark and every fork, about a second each before warm-up; 450 cases

@@ -100,13 +100,24 @@ random order fixed by -seed.
 		}
 	}()
 	var peers []bench.Peer
+	names := map[string]bool{}
+	for _, s := range list {
+		names[s.Info().Name] = true
+	}
 	for _, c := range peerCmds {
 		p, err := peer.Start(strings.Fields(c), stderr)
 		if err != nil {
 			return fmt.Errorf("-peer %q: %w", c, err)
 		}
 		procs = append(procs, p)
-		peers = append(peers, p.Peers()...)
+		for _, ps := range p.Peers() {
+			name := ps.Info().Name
+			if names[name] {
+				return fmt.Errorf("%w: -peer %q: a scheme named %q is already measured (another driver's or kexlab's)", errUsage, c, name)
+			}
+			names[name] = true
+			peers = append(peers, ps)
+		}
 		fmt.Fprintf(stderr, "compare: peer %s: %d schemes\n", p.Hello.Label, len(p.Hello.Schemes))
 	}
 	cfg := bench.Config{Schemes: list, Peers: peers, N: *n, MinN: *minN, Warmup: *warmup, Budget: *budget,

@@ -139,6 +139,14 @@ func TestCompareRefusesBeforeMeasuring(t *testing.T) {
 	t.Run("schemes-and-profile", func(t *testing.T) {
 		wantOneLineError(t, 2, "-schemes and -profile exclude each other", with("-profile", "study", "-out", out)...)
 	})
+	t.Run("peer-twice", func(t *testing.T) {
+		driver := filepath.Join(dir, "driver.sh")
+		hello := `{"protocol":"kexlab-peer/1","label":"x","schemes":[{"name":"peer x","kexlab":"cpace","op":"full"}]}`
+		if err := os.WriteFile(driver, []byte("#!/bin/sh\necho '"+hello+"'\ncat >/dev/null\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		wantOneLineError(t, 2, `a scheme named "peer x" is already measured`, with("-peer", driver, "-peer", driver, "-out", out)...)
+	})
 	t.Run("peer-not-a-driver", func(t *testing.T) {
 		wantOneLineError(t, 1, `-peer "true": peer true: peer: protocol error: the driver's output ended`, with("-peer", "true", "-out", out)...)
 	})

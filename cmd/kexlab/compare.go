@@ -118,6 +118,8 @@ random order fixed by -seed.
 			names[name] = true
 			peers = append(peers, ps)
 		}
+	}
+	for _, p := range procs {
 		fmt.Fprintf(stderr, "compare: peer %s: %d schemes\n", p.Hello.Label, len(p.Hello.Schemes))
 	}
 	cfg := bench.Config{Schemes: list, Peers: peers, N: *n, MinN: *minN, Warmup: *warmup, Budget: *budget,

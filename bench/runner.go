@@ -124,8 +124,10 @@ func Compare(cfg Config) (*Results, error) {
 	units := len(cfg.Schemes) + len(cfg.Peers)
 	costs := make([]time.Duration, units)
 	failed := make([]bool, units)
+	takes := make([]func(bool) ([]*Sample, pake.Transcript, error), units)
 	for i := range units {
 		si, take := m.unit(cfg, i)
+		takes[i] = take
 		var seen []time.Duration
 		for w := 0; w < cfg.Warmup; w++ {
 			smps, tr, err := take(w%2 == 1)
@@ -213,8 +215,7 @@ func Compare(cfg Config) (*Results, error) {
 			if failed[i] || cfg.Budget > 0 && iters[i] >= cfg.MinN && time.Since(start) > cfg.Budget {
 				continue
 			}
-			_, take := m.unit(cfg, i)
-			smps, _, err := take(iters[i]%2 == 1)
+			smps, _, err := takes[i](iters[i]%2 == 1)
 			if err != nil {
 				// A scheme that fails is reported, not measured further.
 				res.Schemes[i].Error = err.Error()

@@ -22,8 +22,21 @@
 //	  "tpm": {"device": "/dev/tpmrm0", "blob": "…"},
 //	  "max_failures": 3,                     // optional tuning
 //	  "poll_interval": "1s", "retry_interval": "1s",
-//	  "stale_after": "180s", "fail_window": "15s"
+//	  "stale_after": "180s", "fail_window": "15s",
+//	  "source_timeout": "5m",                // exit non-zero after a key source
+//	                                         // unusable this long
+//	  "lock_dir": "/run/kexlab-wg"           // the per-interface lock
 //	}
+//
+// Before it starts, Run refuses (ErrPreflight, naming the path) what would
+// fail later: a state_dir it cannot write, that is not owned by the
+// daemon's user or that group or others can write (a missing one is
+// created with mode 0700), a configuration file or PKCS#11 module that
+// group or others can write, and a second daemon on the same interface or
+// state_dir (ErrLocked, naming the first one's pid). A state file in
+// another mode than the configured one is refused
+// (rotator.ModeMismatchError) unless Options.ResetState restarts the
+// chain.
 //
 // In fresh mode every peer needs fresh_peer, the address its own daemon's
 // fresh_listen has inside the tunnel (the same port on both sides is
@@ -61,12 +74,23 @@ type Config struct {
 	TPM         *TPMConfig `json:"tpm,omitempty"`
 	MaxFailures int        `json:"max_failures,omitempty"`
 
+	// LockDir holds the interface lock (default DefaultLockDir).
+	LockDir string `json:"lock_dir,omitempty"`
+	// SourceTimeout: a key source that stays unusable this long makes Run
+	// return ErrSourceUnusable (default DefaultSourceTimeout).
+	SourceTimeout Duration `json:"source_timeout,omitzero"`
+
 	PollInterval  Duration `json:"poll_interval,omitzero"`
 	RetryInterval Duration `json:"retry_interval,omitzero"`
 	StaleAfter    Duration `json:"stale_after,omitzero"`
 	FailWindow    Duration `json:"fail_window,omitzero"`
 
-	// Parsed forms, set by Parse.
+	// ResetState discards state files (kexlab wg run -reset-state; see
+	// rotator.Config.ResetState). Not read from the file.
+	ResetState bool `json:"-"`
+
+	// Parsed forms, set by Parse (path by Load).
+	path  string
 	mode  wg.Mode
 	self  [32]byte // zero: read from the interface
 	fresh netip.AddrPort
@@ -148,6 +172,7 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	c.path = path
 	return c, nil
 }
 

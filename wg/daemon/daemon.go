@@ -2,7 +2,7 @@ package daemon
 
 import (
 	"context"
-	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,17 +18,50 @@ import (
 	"github.com/kexlab/kexlab/wg/wgdev"
 )
 
+// DefaultSourceTimeout is how long a key source may stay unusable before
+// Run gives up (Config.SourceTimeout).
+const DefaultSourceTimeout = 5 * time.Minute
+
+// ErrSourceUnusable: the key source failed for longer than the source
+// timeout; Run returns it so that the process exits non-zero and a
+// supervisor (the systemd unit's Restart=on-failure) starts it again.
+var ErrSourceUnusable = errors.New("wg daemon: key source unusable")
+
+// wgDevice is what Run needs of the WireGuard interface.
+type wgDevice interface {
+	wgdev.Device
+	PublicKey() ([32]byte, error)
+	Close() error
+}
+
+// openDevice opens the interface (a variable for the in-process tests).
+var openDevice = func(iface string) (wgDevice, error) { return wgdev.NewWGCtrl(iface) }
+
 // Run rotates the PSKs of c's peers until ctx is done, writing one line
-// per rotator event to log. It returns an error if it cannot start (key
-// source, interface, a peer missing on the interface, the fresh-mode
-// socket); once started, errors are logged and retried.
+// per rotator event to log (repeated errors with a backoff, see
+// errorLog) and each peer's status file in the state directory (see
+// ReadStatus). It returns an error if it cannot start (the checks of
+// preflight, the key source, the interface, a peer missing on the
+// interface, a state file in another mode, the fresh-mode socket) or, once
+// started, if the key source stays unusable for the source timeout
+// (ErrSourceUnusable); other errors are logged and retried.
 func Run(ctx context.Context, c *Config, log io.Writer) error {
-	src, err := openSource(c)
+	locks, notes, err := preflight(c, c.path)
+	defer func() {
+		for _, l := range locks {
+			l.Release()
+		}
+	}()
 	if err != nil {
 		return err
 	}
+	raw, err := openKeySource(c)
+	if err != nil {
+		return err
+	}
+	src := newWatchedSource(raw)
 	defer src.Close()
-	dev, err := wgdev.NewWGCtrl(c.Interface)
+	dev, err := openDevice(c.Interface)
 	if err != nil {
 		return err
 	}
@@ -40,6 +73,9 @@ func Run(ctx context.Context, c *Config, log io.Writer) error {
 		}
 	}
 	l := &logger{w: log}
+	for _, n := range notes {
+		l.printf("%s", n)
+	}
 	var mux *wgdev.Mux
 	if c.mode == wg.Fresh {
 		conn, err := wgdev.ListenTunnel(c.Interface, c.fresh)
@@ -56,24 +92,27 @@ func Run(ctx context.Context, c *Config, log io.Writer) error {
 		}
 	}()
 	for _, p := range c.Peers {
-		name := base64.StdEncoding.EncodeToString(p.pub[:])[:8]
+		pl := newPeerLog(l, c, p.pub)
 		rc := rotator.Config{
 			Self: self, Peer: p.pub, Source: src, Device: dev, Mode: c.mode, MaxFailures: c.MaxFailures,
+			ResetState:   c.ResetState,
 			StatePath:    filepath.Join(c.StateDir, fmt.Sprintf("%x.state", p.pub)),
 			PollInterval: time.Duration(c.PollInterval), RetryInterval: time.Duration(c.RetryInterval),
 			StaleAfter: time.Duration(c.StaleAfter), FailWindow: time.Duration(c.FailWindow),
-			Events: func(e rotator.Event) { l.printf("%s: %v", name, e) },
+			Events: pl.event,
 		}
 		if mux != nil {
 			rc.Channel = mux.Peer(p.fresh)
 		}
 		r, err := rotator.New(rc)
 		if err != nil {
-			return fmt.Errorf("peer %s: %w", name, err)
+			return fmt.Errorf("peer %s: %w", pl.name, err)
 		}
 		rots = append(rots, r)
 	}
-	l.printf("rotating %d peer(s) on %s, mode %v", len(rots), c.Interface, c.mode)
+	l.printf("rotating %d peer(s) on %s, mode %v, key source %s, state in %s", len(rots), c.Interface, c.mode, raw.Name(), c.StateDir)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var wait sync.WaitGroup
 	for _, r := range rots {
 		wait.Add(1)
@@ -89,9 +128,29 @@ func Run(ctx context.Context, c *Config, log io.Writer) error {
 			watchSocket(ctx, c, mux, l)
 		}()
 	}
+	wait.Add(1)
+	go func() {
+		defer wait.Done()
+		if err := src.watch(ctx, c.sourceTimeout(), l); err != nil {
+			cancel(err)
+		}
+	}()
 	wait.Wait()
+	if err := context.Cause(ctx); err != nil && errors.Is(err, ErrSourceUnusable) {
+		return err
+	}
 	return nil
 }
+
+func (c *Config) sourceTimeout() time.Duration {
+	if c.SourceTimeout > 0 {
+		return time.Duration(c.SourceTimeout)
+	}
+	return DefaultSourceTimeout
+}
+
+// openKeySource opens c's key source (a variable for the in-process tests).
+var openKeySource = openSource
 
 func openSource(c *Config) (keysource.Source, error) {
 	switch {

@@ -1,6 +1,8 @@
 package rotator
 
 import (
+	"fmt"
+
 	"github.com/kexlab/kexlab/wg"
 )
 
@@ -74,7 +76,7 @@ func (r *Rotator) restore() error {
 	if r.curKnown {
 		return r.apply(EventRestored)
 	}
-	return r.fallBack()
+	return r.fallBack("the device lost the PSK, and fresh mode cannot recompute it after a restart")
 }
 
 func (r *Rotator) maxFailures() int {
@@ -91,23 +93,24 @@ func (r *Rotator) failure() error {
 	r.emit(Event{Kind: EventFailure})
 	switch {
 	case fallback && !wasFallenBack:
-		return r.fallBack()
+		return r.fallBack(r.failureReason(wasFallenBack || r.st.Mode == wg.Timestamp))
 	case wasFallenBack:
 		r.sinceFallback++
 		if r.sinceFallback >= r.maxFailures() && !r.mismatchShown {
 			r.mismatchShown = true
-			r.emit(Event{Kind: EventKeyMismatch, Err: ErrKeyMismatch})
+			r.emit(Event{Kind: EventKeyMismatch, Err: ErrKeyMismatch, Reason: r.mismatchReason()})
 		}
 	}
 	return r.save()
 }
 
-// fallBack switches to the timestamp PSK until the next handshake.
-func (r *Rotator) fallBack() error {
+// fallBack switches to the timestamp PSK until the next handshake; reason
+// says why in the EventFallback.
+func (r *Rotator) fallBack(reason string) error {
 	r.st.FallenBack = true
 	r.sinceFallback = 0
 	r.fresh.reset()
-	r.emit(Event{Kind: EventFallback})
+	r.emit(Event{Kind: EventFallback, Reason: reason})
 	if err := r.save(); err != nil {
 		return err
 	}
@@ -130,6 +133,8 @@ func (r *Rotator) handshake() error {
 		if err != nil {
 			return err
 		}
+		r.resyncReason = fmt.Sprintf("a handshake succeeded with the timestamp PSK of hour %d (%s); the chain restarted at epoch %d",
+			r.curHour, hourTime(r.curHour), r.curHour)
 		if err := r.advance(prev, psk, EventResync); err != nil {
 			return err
 		}

@@ -93,8 +93,28 @@ import (
 var (
 	// ErrKeyMismatch: handshakes fail even with the fallback PSK; the
 	// peers' keys differ, or the peer is unreachable.
-	ErrKeyMismatch = errors.New("rotator: handshakes fail with the fallback PSK (different keys?)")
+	ErrKeyMismatch = errors.New("rotator: handshakes fail with the fallback PSK (different keys, the peer down, or clocks an hour or more apart?)")
+	// ErrModeMismatch: the state file is in another mode than the one
+	// configured (see ModeMismatchError).
+	ErrModeMismatch = errors.New("rotator: the state file is in another mode")
 )
+
+// ModeMismatchError: the state file at Path holds a chain in mode State;
+// the configuration asks for Config. Peers in different modes never agree
+// on a PSK, so the Rotator refuses rather than pick one silently; with
+// Config.ResetState it restarts the chain in the configured mode.
+type ModeMismatchError struct {
+	Path          string
+	State, Config wg.Mode
+}
+
+func (e *ModeMismatchError) Error() string {
+	return fmt.Sprintf("rotator: state file %s is in mode %v but the configuration says %v: change the mode back, or restart the chain in %v with -reset-state (on both peers)",
+		e.Path, e.State, e.Config, e.Config)
+}
+
+// Is makes errors.Is(err, ErrModeMismatch) true.
+func (e *ModeMismatchError) Is(target error) bool { return target == ErrModeMismatch }
 
 // Defaults for Config.
 const (
@@ -115,8 +135,14 @@ type Config struct {
 	// Channel reaches the peer's rotator through the tunnel; fresh mode
 	// needs it (see wgdev.Mux), the other modes ignore it.
 	Channel wgdev.Channel
-	// Mode is the schedule used when StatePath holds no state yet.
+	// Mode is the configured schedule. A state file in another mode is
+	// refused (ModeMismatchError) unless ResetState is set; zero accepts
+	// the state file's mode.
 	Mode wg.Mode
+	// ResetState discards the state file and restarts the chain in Mode,
+	// fallen back to the timestamp PSK until the next handshake (an
+	// EventReset says what was discarded).
+	ResetState bool
 	// StatePath is the state file ("" keeps the state in memory only).
 	StatePath string
 	// MaxFailures is the fallback threshold (0: wg.DefaultMaxFailures).
@@ -158,9 +184,15 @@ const (
 	// EventRestored: the device had lost or changed the PSK; the rotator
 	// applied it again.
 	EventRestored
+	// EventReset: Config.ResetState discarded a state file (Reason says
+	// which position).
+	EventReset
+	// EventRecovered: a poll succeeded after EventErrors (Failures of the
+	// event is unchanged; Reason counts the failed polls).
+	EventRecovered
 )
 
-var kindNames = [...]string{"", "applied", "failure", "fallback", "resync", "key-mismatch", "error", "offer", "answer", "restored"}
+var kindNames = [...]string{"", "applied", "failure", "fallback", "resync", "key-mismatch", "error", "offer", "answer", "restored", "reset", "recovered"}
 
 func (k EventKind) String() string {
 	if k > 0 && int(k) < len(kindNames) {
@@ -178,7 +210,12 @@ type Event struct {
 	Epoch, Index uint64
 	Failures     int
 	Hash         [32]byte
-	Err          error
+	// Handshake is the last handshake the Rotator has seen (zero: none).
+	Handshake time.Time
+	// Reason says why, in words, for fallbacks, resynchronisations, key
+	// mismatches, resets and recoveries.
+	Reason string
+	Err    error
 }
 
 func (e Event) String() string {
@@ -188,6 +225,9 @@ func (e Event) String() string {
 	}
 	if e.Kind == EventApplied || e.Kind == EventResync || e.Kind == EventRestored {
 		s += fmt.Sprintf(" psk-hash=%x", e.Hash[:4])
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
@@ -217,6 +257,7 @@ type Rotator struct {
 	sinceFallback int  // failures counted while fallen back
 	mismatchShown bool
 	pending       bool // a saved PSK still to be applied
+	resyncReason  string
 }
 
 // New loads the state at cfg.StatePath (or starts fallen back in cfg.Mode
@@ -262,7 +303,11 @@ func New(cfg Config) (*Rotator, error) {
 	if err := r.recompute(); err != nil {
 		// The files do not give the current PSK: fall back (the peer's
 		// failure detection follows, see the package comment).
+		wasFallenBack := r.st.FallenBack
 		r.st.FallenBack = true
+		if !wasFallenBack {
+			r.emit(Event{Kind: EventFallback, Reason: "the state files do not give the current PSK (" + err.Error() + ")"})
+		}
 		if err := r.applyTimestamp(); err != nil {
 			return nil, err
 		}
@@ -281,6 +326,11 @@ func (r *Rotator) load() error {
 	if r.cfg.StatePath != "" {
 		st, err := wg.LoadState(r.cfg.StatePath)
 		switch {
+		case err == nil && r.cfg.ResetState:
+			r.emit(Event{Kind: EventReset, Reason: fmt.Sprintf("discarded state in mode %v at epoch %d index %d; the chain restarts in mode %v after the next handshake, under the timestamp PSK until then",
+				st.Mode, st.Epoch, st.Index, r.cfg.Mode)})
+		case err == nil && r.cfg.Mode != 0 && st.Mode != r.cfg.Mode:
+			return &ModeMismatchError{Path: r.cfg.StatePath, State: st.Mode, Config: r.cfg.Mode}
 		case err == nil:
 			r.st = st
 			if prev, err := wg.LoadState(r.cfg.StatePath + ".prev"); err == nil {
@@ -369,7 +419,11 @@ func (r *Rotator) apply(kind EventKind) error {
 		return err
 	}
 	r.applied = r.cur.Hash()
-	r.emit(Event{Kind: kind, Hash: r.applied})
+	e := Event{Kind: kind, Hash: r.applied}
+	if kind == EventResync {
+		e.Reason, r.resyncReason = r.resyncReason, ""
+	}
+	r.emit(e)
 	return nil
 }
 
@@ -378,6 +432,10 @@ func (r *Rotator) emit(e Event) {
 		return
 	}
 	e.Mode, e.FallenBack, e.Epoch, e.Index, e.Failures = r.st.Mode, r.st.FallenBack, r.st.Epoch, r.st.Index, r.st.Failures
+	if e.Mode == 0 {
+		e.Mode = r.cfg.Mode
+	}
+	e.Handshake = r.lastHS
 	r.cfg.Events(e)
 }
 
@@ -409,9 +467,14 @@ func (r *Rotator) Close() {
 func (r *Rotator) Run(ctx context.Context) error {
 	t := time.NewTicker(r.cfg.PollInterval)
 	defer t.Stop()
+	failed := 0
 	for {
 		if err := r.Poll(); err != nil {
+			failed++
 			r.emit(Event{Kind: EventError, Err: err})
+		} else if failed > 0 {
+			r.emit(Event{Kind: EventRecovered, Reason: fmt.Sprintf("after %d failed poll(s)", failed)})
+			failed = 0
 		}
 		select {
 		case <-ctx.Done():

@@ -62,12 +62,17 @@ func (p *PSK) Zero() { clear(p[:]) }
 // Hash returns SHA-256("kexlab-wg v1 psk hash" || PSK): the commitment to
 // a PSK that State stores and that peers may compare to resynchronise.
 // It reveals nothing about the PSK beyond equality.
+//
+// The label and the PSK are hashed from one stack buffer that is cleared
+// afterwards: a sha256.New digest lives on the heap and keeps its last
+// partial block (here the PSK) after use, which left a copy of the PSK in
+// the heap at every poll of the daemon.
 func (p *PSK) Hash() [32]byte {
-	h := sha256.New()
-	h.Write([]byte(labelPSKHash))
-	h.Write(p[:])
-	var out [32]byte
-	h.Sum(out[:0])
+	var buf [len(labelPSKHash) + 32]byte
+	copy(buf[:], labelPSKHash)
+	copy(buf[len(labelPSKHash):], p[:])
+	out := sha256.Sum256(buf[:])
+	clear(buf[:])
 	return out
 }
 

@@ -50,10 +50,33 @@
 //     first PSKs (not in fresh mode once the first exchange is done);
 //     WireGuard's security does not depend on PSK uniqueness (its
 //     ephemeral keys are fresh), only the extra protection is repeated.
+//     5b. The session of that handshake. The handshake that ends a
+//     fallback (and every handshake of the timestamp mode) ran under the
+//     hour's timestamp PSK, which every session of that pair in that hour
+//     shares; the chain's PSK protects only the next handshake. The thesis
+//     (§4.3.2) wants the peers to re-key at once. Stock WireGuard offers no
+//     way to ask for a handshake: neither the kernel's netlink nor the UAPI
+//     of wireguard-go has a "re-key now" operation, setting a PSK or the
+//     same private key leaves the sessions alone, and removing and
+//     re-adding the peer (which would drop them) replaces the peer — it
+//     resets its counters and last-handshake time and races with the other
+//     side's rotator, which may then take the forced handshake for the
+//     resynchronisation and step out of line — so the Rotator does not do
+//     it. The exposure is bounded by WireGuard's timers: the initiator
+//     re-keys once the session is RekeyAfterTime (120 s) old and it sends,
+//     and no session is used past RejectAfterTime (180 s); so at most
+//     about two minutes of traffic (three in the worst case) after a
+//     fallback ride on the hour's timestamp PSK, which an attacker needs
+//     the hardware key (or that hour's PSK) to compute, as for any PSK.
 //  6. Key mismatch. If handshakes keep failing while fallen back, for
 //     another MaxFailures windows, the keys differ (or the peer is down):
 //     the Rotator reports EventKeyMismatch with ErrKeyMismatch and keeps
 //     the timestamp PSK, so the tunnel comes back when the key is fixed.
+//     Peers whose clocks are an hour or more apart look the same from one
+//     side (each applies the PSK of its own hour): the event's Reason
+//     names the hour and the local clock so that the operator can compare
+//     them, and when an hour boundary passed since the last handshake it
+//     says a clock skew is likely.
 //  7. Device changes. If the device's PSK is not the one applied (the
 //     interface was re-created, or someone set another key), the Rotator
 //     applies its PSK again (EventRestored); in fresh mode after a restart,

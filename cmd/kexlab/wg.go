@@ -18,7 +18,9 @@ commands:
          (-results FILE for kexlab report)
   key    provision keys: a key file, a PKCS#11 key (KEK import, generate,
          export, import), a TPM blob; -kcv prints a key check value
-  run    the rotator daemon: kexlab wg run -config FILE
+  run    the rotator daemon: kexlab wg run -config FILE [-reset-state]
+  status each peer's mode, position, last handshake, failures and last event,
+         from the daemon's state directory (-config FILE or -state-dir DIR)
 `
 
 func cmdWG(args []string, stdout, stderr io.Writer) error {
@@ -35,6 +37,8 @@ func cmdWG(args []string, stdout, stderr io.Writer) error {
 		return cmdWGKey(args[1:], stdout, stderr)
 	case "run":
 		return cmdWGRun(args[1:], stdout, stderr)
+	case "status":
+		return cmdWGStatus(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, wgUsage)
 		return nil
@@ -48,7 +52,7 @@ type sourceFlags struct {
 	keyFile                          *string
 	p11Module, p11Token, p11Key, pin *string
 	pinEnv                           *string
-	tpmDev, tpmBlob                  *string
+	tpmDev, tpmBlob, tpmAuth         *string
 }
 
 func addSourceFlags(fs interface {
@@ -60,9 +64,10 @@ func addSourceFlags(fs interface {
 		p11Token:  fs.String("p11-token", "", "PKCS#11 token label"),
 		p11Key:    fs.String("p11-key", "wg-psk", "PKCS#11 key label (an HMAC or AES secret key)"),
 		pin:       fs.String("p11-pin-file", "", "file (mode 0600) holding the user PIN"),
-		pinEnv:    fs.String("p11-pin-env", "", "environment variable holding the user PIN"),
+		pinEnv:    fs.String("p11-pin-env", "", "environment variable holding the user PIN (unset once read; it stays in /proc/PID/environ, so prefer -p11-pin-file)"),
 		tpmDev:    fs.String("tpm", "", "TPM device (/dev/tpmrm0, unix:PATH or tcp:HOST:PORT)"),
 		tpmBlob:   fs.String("tpm-blob", "", "TPM key blob file (from kexlab wg key -tpm-import)"),
+		tpmAuth:   fs.String("tpm-auth-file", "", "file (mode 0600) holding the TPM key's authorization value, for a key imported with one (-tpm-import with this flag sets it)"),
 	}
 }
 
@@ -84,6 +89,9 @@ func (f sourceFlags) selected() int {
 // open opens every key source the flags select (file, PKCS#11, TPM, in
 // that order); the caller closes those returned, also on error.
 func (f sourceFlags) open() ([]keysource.Source, error) {
+	if *f.tpmAuth != "" && *f.tpmDev == "" {
+		return nil, fmt.Errorf("%w: -tpm-auth-file goes with -tpm and -tpm-blob", errUsage)
+	}
 	var out []keysource.Source
 	add := func(s keysource.Source, err error) error {
 		if err == nil {
@@ -105,7 +113,7 @@ func (f sourceFlags) open() ([]keysource.Source, error) {
 		if *f.tpmBlob == "" {
 			return out, fmt.Errorf("%w: -tpm needs -tpm-blob", errUsage)
 		}
-		if err := add(tpm.OpenFile(*f.tpmDev, *f.tpmBlob)); err != nil {
+		if err := add(tpm.OpenFileWith(*f.tpmDev, *f.tpmBlob, tpm.Options{AuthFile: *f.tpmAuth})); err != nil {
 			return out, err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/wg/keysource"
@@ -26,10 +25,15 @@ const maxWrappedFile = 4096
 //	-p11-export FILE          that key, wrapped under the KEK, to a file
 //	-p11-import FILE          a wrapped key into another token (of the
 //	                          type the file records)
-//	-tpm-import FILE          a key file into a TPM, writing -tpm-blob
+//	-tpm-import FILE          a key file into a TPM, writing -tpm-blob; with
+//	                          -tpm-auth-file, with that authorization value
 //	-kcv                      the key check value of the selected key source
 //
-// The PIN comes from -p11-pin-file or -p11-pin-env, never from argv.
+// The PIN comes from -p11-pin-file or -p11-pin-env, never from argv; so
+// does a TPM authorization value (-tpm-auth-file). Key material (-out,
+// -p11-export, -tpm-blob) is written only to a new file
+// (keysource.WriteNewFile): an existing file or a symbolic link is
+// refused.
 func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wg key", stderr)
 	out := fs.String("out", "", "write a new random key to this file (mode 0600)")
@@ -39,7 +43,7 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 	export := fs.String("p11-export", "", "export -p11-key wrapped under the KEK -p11-kek to this file")
 	imp := fs.String("p11-import", "", "import a wrapped key file as -p11-key, unwrapping under -p11-kek")
 	kek := fs.String("p11-kek", "wg-kek", "label of the shared key-encryption key")
-	tpmImport := fs.String("tpm-import", "", "import this key file into the TPM (-tpm) and write the blob to -tpm-blob")
+	tpmImport := fs.String("tpm-import", "", "import this key file into the TPM (-tpm) and write the blob to -tpm-blob (a new file); with -tpm-auth-file the key needs that authorization value")
 	kcv := fs.Bool("kcv", false, "print the key check value (16 hex digits) of the key of -key-file, -p11-* or -tpm/-tpm-blob; equal values mean equal keys")
 	sf := addSourceFlags(fs)
 	if err := parse(fs, args); err != nil {
@@ -123,7 +127,7 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*export, append(b, '\n'), 0o600); err != nil {
+		if err := keysource.WriteNewFile(*export, append(b, '\n')); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote the wrapped key to %s\n", *export)
@@ -153,7 +157,7 @@ func cmdWGKey(args []string, stdout, stderr io.Writer) error {
 // openKeySource opens the one key source the flags select.
 func openKeySource(sf sourceFlags) (keysource.Source, error) {
 	if sf.selected() != 1 {
-		return nil, fmt.Errorf("%w: select one key source: -key-file, -p11-module (with -p11-token, -p11-key, -p11-pin-file or -p11-pin-env) or -tpm with -tpm-blob", errUsage)
+		return nil, fmt.Errorf("%w: select one key source: -key-file, -p11-module (with -p11-token, -p11-key, -p11-pin-file or -p11-pin-env) or -tpm with -tpm-blob (and -tpm-auth-file for a key with an authorization value)", errUsage)
 	}
 	srcs, err := sf.open()
 	if err != nil {
@@ -174,19 +178,30 @@ func tpmImportKey(path string, sf sourceFlags, stdout io.Writer) error {
 		return err
 	}
 	defer clear(key)
+	var auth []byte
+	if *sf.tpmAuth != "" {
+		if auth, err = tpm.ReadAuthFile(*sf.tpmAuth); err != nil {
+			return err
+		}
+		defer clear(auth)
+	}
 	t, err := tpm.OpenTransport(*sf.tpmDev)
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	blob, err := tpm.ImportKey(t, key)
+	blob, err := tpm.ImportKeyAuth(t, key, auth)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*sf.tpmBlob, blob, 0o600); err != nil {
+	if err := keysource.WriteNewFile(*sf.tpmBlob, blob); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote the TPM key blob to %s\n", *sf.tpmBlob)
+	with := ""
+	if auth != nil {
+		with = " (the key needs the authorization value of " + *sf.tpmAuth + ")"
+	}
+	fmt.Fprintf(stdout, "wrote the TPM key blob to %s%s\n", *sf.tpmBlob, with)
 	return nil
 }
 

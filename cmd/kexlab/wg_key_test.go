@@ -320,3 +320,114 @@ func TestWGKeyP11AES(t *testing.T) {
 	wgKeyFails(t, "AES key over an existing label", "already exists", tok("peerA", "-p11-generate", "-p11-key-type", "aes")...)
 	wgKeyFails(t, "the KEK as the key", "unsupported key type", tok("peerA", "-kcv", "-p11-key", "wg-kek")...)
 }
+
+// TestWGKeyTPMAuth imports a key into swtpm with an authorization value
+// (-tpm-auth-file): the key check value needs the value's file, and a
+// wrong or missing value fails cleanly without showing the value.
+func TestWGKeyTPMAuth(t *testing.T) {
+	dev := hsmtest.SWTPM(t, false)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "wg.key")
+	blob := filepath.Join(dir, "wg.blob")
+	auth := filepath.Join(dir, "auth")
+	if err := os.WriteFile(auth, []byte("Kx7-auth-value-Qz\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wgKey(t, "-out", key)
+	if out := wgKey(t, "-tpm-import", key, "-tpm", dev, "-tpm-blob", blob, "-tpm-auth-file", auth); !strings.Contains(out, "authorization value") {
+		t.Errorf("import output %q", out)
+	}
+	if v := wgKey(t, "-kcv", "-tpm", dev, "-tpm-blob", blob, "-tpm-auth-file", auth); v != kcvOf(t, key) {
+		t.Errorf("key check value %q, want %q", v, kcvOf(t, key))
+	}
+	wrong := filepath.Join(dir, "wrong")
+	if err := os.WriteFile(wrong, []byte("Kx7-auth-value-Qy\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noValue := func(name, want string, args ...string) {
+		t.Helper()
+		_, _, errOut := runCLI(append([]string{"wg", "key"}, args...)...)
+		if strings.Contains(errOut, "auth-value") {
+			t.Errorf("%s: the message shows the value: %q", name, errOut)
+		}
+		wgKeyFails(t, name, want, args...)
+	}
+	noValue("wrong value", "authorization value missing or refused", "-kcv", "-tpm", dev, "-tpm-blob", blob, "-tpm-auth-file", wrong)
+	noValue("no value", "authorization value missing or refused", "-kcv", "-tpm", dev, "-tpm-blob", blob)
+	os.Chmod(wrong, 0o644)
+	noValue("value file readable by others", "chmod 600", "-kcv", "-tpm", dev, "-tpm-blob", blob, "-tpm-auth-file", wrong)
+	long := filepath.Join(dir, "long")
+	if err := os.WriteFile(long, []byte(strings.Repeat("x", 33)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blob2 := filepath.Join(dir, "wg2.blob")
+	wgKeyFails(t, "a 33-byte value", "at most 32", "-tpm-import", key, "-tpm", dev, "-tpm-blob", blob2, "-tpm-auth-file", long)
+	if _, err := os.Lstat(blob2); !os.IsNotExist(err) {
+		t.Errorf("a refused import wrote %s: %v", blob2, err)
+	}
+	// A key imported without a value refuses one.
+	plain := filepath.Join(dir, "plain.blob")
+	wgKey(t, "-tpm-import", key, "-tpm", dev, "-tpm-blob", plain)
+	wgKeyFails(t, "a value for a key without one", "without one", "-kcv", "-tpm", dev, "-tpm-blob", plain, "-tpm-auth-file", auth)
+	// The flag goes with -tpm.
+	code, out, errOut := runCLI("wg", "key", "-kcv", "-key-file", key, "-tpm-auth-file", auth)
+	if code != 2 || out != "" || !strings.Contains(errOut, "-tpm-auth-file") {
+		t.Errorf("-tpm-auth-file without -tpm: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestWGKeyNewFilesOnly checks that key material is written only to new
+// files: -p11-export and the blob of -tpm-import refuse an existing file,
+// a symbolic link to a file and a dangling symbolic link, with a message
+// naming the path, and leave them as they were.
+func TestWGKeyNewFilesOnly(t *testing.T) {
+	h := hsmtest.NewSoftHSM(t, "tok")
+	dev := hsmtest.SWTPM(t, false)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "wg.key")
+	wgKey(t, "-out", key)
+	tok := []string{"-p11-module", h.Module, "-p11-token", "tok", "-p11-pin-file", h.PINFile}
+	wgKey(t, append(tok, "-p11-import-kek", key)...)
+	wgKey(t, append(tok, "-p11-generate")...)
+
+	existing := filepath.Join(dir, "existing")
+	target := filepath.Join(dir, "target")
+	for _, p := range []string{existing, target} {
+		if err := os.WriteFile(p, []byte("keep me\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "link")
+	missing := filepath.Join(dir, "missing")
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(missing, dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{existing, link, dangling} {
+		wgKeyFails(t, "-p11-export to "+filepath.Base(p), p+" already exists", append(tok, "-p11-export", p)...)
+		wgKeyFails(t, "-tpm-import to "+filepath.Base(p), p+" already exists", "-tpm-import", key, "-tpm", dev, "-tpm-blob", p)
+		wgKeyFails(t, "-out to "+filepath.Base(p), p+" already exists", "-out", p)
+	}
+	for _, p := range []string{existing, target} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != "keep me\n" {
+			t.Errorf("%s now holds %q, %v", p, b, err)
+		}
+	}
+	if _, err := os.Lstat(missing); !os.IsNotExist(err) {
+		t.Errorf("the dangling link's target was created: %v", err)
+	}
+	// New files are written, mode 0600.
+	for _, args := range [][]string{
+		append(tok, "-p11-export", filepath.Join(dir, "new.wrapped")),
+		{"-tpm-import", key, "-tpm", dev, "-tpm-blob", filepath.Join(dir, "new.blob")},
+	} {
+		wgKey(t, args...)
+		p := args[len(args)-1]
+		if fi, err := os.Lstat(p); err != nil || fi.Mode() != 0o600 {
+			t.Errorf("%s: %v, %v", p, fi.Mode(), err)
+		}
+	}
+}

@@ -19,7 +19,7 @@
 //	  ],
 //	  "key_file": "/etc/kexlab-wg/psk.key",  // one key source: key_file,
 //	  "pkcs11": {"module": "…", "token_label": "…", "key_label": "…", "pin_file": "…"},
-//	  "tpm": {"device": "/dev/tpmrm0", "blob": "…"},
+//	  "tpm": {"device": "/dev/tpmrm0", "blob": "…", "auth_file": "…"},
 //	  "max_failures": 3,                     // optional tuning
 //	  "poll_interval": "1s", "retry_interval": "1s",
 //	  "stale_after": "180s", "fail_window": "15s",
@@ -110,10 +110,13 @@ func (c *P11Config) p11() p11.Config {
 	return p11.Config{Module: c.Module, TokenLabel: c.TokenLabel, KeyLabel: c.KeyLabel, PINFile: c.PINFile, PINEnv: c.PINEnv}
 }
 
-// TPMConfig selects a TPM key source.
+// TPMConfig selects a TPM key source. AuthFile names the file holding the
+// key's authorization value, for a key imported with one (kexlab wg key
+// -tpm-import -tpm-auth-file); read like the PKCS#11 PIN file.
 type TPMConfig struct {
-	Device string `json:"device"`
-	Blob   string `json:"blob"`
+	Device   string `json:"device"`
+	Blob     string `json:"blob"`
+	AuthFile string `json:"auth_file,omitempty"`
 }
 
 // Peer is one peer whose PSK is rotated.

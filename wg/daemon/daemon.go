@@ -159,7 +159,7 @@ func openSource(c *Config) (keysource.Source, error) {
 	case c.P11 != nil:
 		return p11.Open(c.P11.p11())
 	default:
-		return tpm.OpenFile(c.TPM.Device, c.TPM.Blob)
+		return tpm.OpenFileWith(c.TPM.Device, c.TPM.Blob, tpm.Options{AuthFile: c.TPM.AuthFile})
 	}
 }
 

@@ -5,55 +5,12 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"sync"
 
-	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/internal/sysrand"
 )
-
-// PermissionError reports a secret file whose mode lets group or others
-// read or write it. It matches ErrPermissions with errors.Is.
-type PermissionError struct {
-	Path string
-	Mode fs.FileMode
-}
-
-func (e *PermissionError) Error() string {
-	return fmt.Sprintf("keysource: %s has mode %04o; it must not be accessible to group or others (chmod 600)", e.Path, e.Mode.Perm())
-}
-
-// Is makes errors.Is(err, ErrPermissions) true.
-func (e *PermissionError) Is(target error) bool { return target == ErrPermissions }
-
-// maxSecretFile bounds what ReadSecretFile reads.
-const maxSecretFile = 4096
-
-// ReadSecretFile reads a small secret file (a key or a PIN) through
-// fileio.ReadFileCheck, refusing a file that is not a regular file or is
-// larger than 4 KiB (ErrKeyFile), or whose permission bits grant anything
-// to group or others (a *PermissionError). The check is made on the open
-// file, so the file cannot be swapped between check and read.
-func ReadSecretFile(path string) ([]byte, error) {
-	b, err := fileio.ReadFileCheck(path, maxSecretFile, func(fi fs.FileInfo) error {
-		if fi.Mode().Perm()&0o077 != 0 {
-			return &PermissionError{Path: path, Mode: fi.Mode()}
-		}
-		return nil
-	})
-	var pe *PermissionError
-	switch {
-	case errors.As(err, &pe):
-		return nil, err
-	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	return b, nil
-}
 
 // The key file holds the 32-byte key in standard base64 (44 characters),
 // optionally followed by a newline: the format of `wg genpsk`, so a key
@@ -90,8 +47,9 @@ func CreateKeyFile(path string, random io.Reader) error {
 
 // WriteKeyFile writes a given 32-byte key to a new file at path with mode
 // 0600 (used to provision a key that also lives in a token or a TPM),
-// failing if path exists. The file is synced before WriteKeyFile returns.
-func WriteKeyFile(path string, key []byte) (err error) {
+// failing if path exists (see WriteNewFile). The file is synced before
+// WriteKeyFile returns.
+func WriteKeyFile(path string, key []byte) error {
 	if len(key) != KeySize {
 		return fmt.Errorf("%w: key must be %d bytes", ErrKeyFile, KeySize)
 	}
@@ -99,29 +57,7 @@ func WriteKeyFile(path string, key []byte) (err error) {
 	defer clear(enc)
 	base64.StdEncoding.Encode(enc, key)
 	enc[len(enc)-1] = '\n'
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("%w: %v", ErrKeyFile, cerr)
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
-	// The umask cannot widen 0600, but an existing ACL default could; be explicit.
-	if err := f.Chmod(0o600); err != nil {
-		return fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	if _, err := f.Write(enc); err != nil {
-		return fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("%w: %v", ErrKeyFile, err)
-	}
-	return nil
+	return WriteNewFile(path, enc)
 }
 
 // File is a Source whose key is held in process memory, read from a key

@@ -17,7 +17,18 @@
 //     §2.20.4), or a CKK_AES object used with CKM_AES_CMAC; it never
 //     leaves the token unless wrapped under a key-encryption key.
 //   - tpm (subpackage): K is a TPM 2.0 keyed-hash object imported under a
-//     storage primary key, used with TPM2_HMAC (TPM 2.0 Part 3 §15.5).
+//     storage primary key, used with TPM2_HMAC (TPM 2.0 Part 3 §15.5),
+//     optionally with an authorization value read from a file.
+//
+// The PKCS#11 and TPM sources reconnect on their own when the device goes
+// away under them (a token reset, a TPM emulator or resource manager
+// restarted): Derive reopens it and retries once.
+//
+// Secret files (key files, PINs, authorization values) are read only if
+// they are regular files no one but their owner may access
+// (ReadSecretFile, ReadPINFile). Key material (key files, wrapped keys, TPM
+// key blobs) is written only to a new file of mode 0600 (WriteNewFile):
+// an existing file is not overwritten and a symbolic link not followed.
 //
 // Inputs are limited to MaxInputLen bytes, the TPM2_HMAC buffer size
 // (MAX_DIGEST_BUFFER), for every source alike, so that no input can be
@@ -61,7 +72,9 @@ var (
 	ErrClosed = errors.New("keysource: source is closed")
 	// ErrInputTooLong: the input exceeds MaxInputLen.
 	ErrInputTooLong = fmt.Errorf("keysource: input longer than %d bytes", MaxInputLen)
-	// ErrKeyFile: a key or PIN file is missing, unreadable or malformed.
+	// ErrKeyFile: a key, PIN or authorization-value file is missing,
+	// unreadable or malformed, or a file key material is to be written to
+	// exists already (an *ExistsError) or cannot be written.
 	ErrKeyFile = errors.New("keysource: bad key file")
 	// ErrPermissions: a key or PIN file is readable or writable by group or
 	// others; the *PermissionError returned with it says which file.

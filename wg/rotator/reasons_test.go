@@ -3,6 +3,8 @@ package rotator
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,14 +81,20 @@ func TestClockSkewHour(t *testing.T) {
 		if e == nil {
 			t.Fatalf("no key mismatch: %v", s.events)
 		}
-		h, _ := wg.Hour(s.cfg.Now())
 		for _, want := range []string{"clock", "timestamp PSK of hour", "kexlab wg key -kcv"} {
 			if !strings.Contains(e.String(), want) {
 				t.Errorf("%q lacks %q", e, want)
 			}
 		}
-		if !strings.Contains(e.Reason, hourTime(h)[:13]) {
-			t.Errorf("%q does not name the local hour %s", e.Reason, hourTime(h))
+		// The hour named is the one of the local clock named beside it.
+		m := regexp.MustCompile(`hour (\d+) \(([^;]+); local clock ([^)]+)\)`).FindStringSubmatch(e.Reason)
+		if m == nil {
+			t.Fatalf("%q names no hour and local clock", e.Reason)
+		}
+		local, err := time.Parse(time.RFC3339, m[3])
+		h, _ := wg.Hour(local)
+		if err != nil || m[1] != strconv.FormatUint(h, 10) || m[2] != hourTime(h) {
+			t.Errorf("%q: hour %s does not match the local clock %s (%v)", e.Reason, m[1], m[3], err)
 		}
 	}
 }

@@ -39,8 +39,9 @@
 // PKCS#11 AES key, not with a file or TPM source, which compute HMAC.
 //
 // The token is chosen by its label, the key by its CKA_LABEL, and the user
-// PIN comes from a file of mode 0600 or from an environment variable, never
-// from the command line. Open checks that the token lists the key's
+// PIN comes from a file of mode 0600 or from an environment variable
+// (removed from the environment once read; see Config.PINEnv), never from
+// the command line; a Source keeps it, zeroed at Close, to log in again. Open checks that the token lists the key's
 // mechanism with CKF_SIGN (C_GetMechanismList, C_GetMechanismInfo) and that
 // the key may sign. A Source opens one session, logs in once and
 // serialises its operations with a mutex; a session the token has closed
@@ -123,6 +124,14 @@ type Config struct {
 	// PINFile names a file (mode 0600) holding the user PIN; a trailing
 	// newline is ignored. Exactly one of PINFile and PINEnv must be set.
 	PINFile string
-	// PINEnv names an environment variable holding the user PIN.
+	// PINEnv names an environment variable holding the user PIN. Open and
+	// OpenToken remove the variable from the environment once they have
+	// read it (os.Unsetenv), so that child processes do not inherit it;
+	// a second Open with the same Config then fails with ErrPIN, while
+	// the Source keeps the PIN for its reconnections. Unsetting does not
+	// erase the PIN from the process: the environment block the kernel
+	// placed on the process's initial stack keeps the original bytes,
+	// readable in /proc/PID/environ by the same user and by root, for as
+	// long as the process runs. Prefer PINFile.
 	PINEnv string
 }

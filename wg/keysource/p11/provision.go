@@ -29,12 +29,14 @@ type Token struct {
 	ephemeral bool
 }
 
-// OpenToken logs in to cfg.TokenLabel (cfg.KeyLabel is not used).
+// OpenToken logs in to cfg.TokenLabel (cfg.KeyLabel is not used). Like
+// Open, it removes a PIN taken from cfg.PINEnv from the environment.
 func OpenToken(cfg Config) (*Token, error) {
 	pin, err := session.ReadPIN(cfg.PINFile, cfg.PINEnv)
 	if err != nil {
 		return nil, err
 	}
+	defer clear(pin)
 	c, err := session.Open(cfg.Module, cfg.TokenLabel, pin, true)
 	if err != nil {
 		return nil, err

@@ -68,12 +68,17 @@ func signingKey(c *session.Session, label string) (pkcs11.ObjectHandle, KeyType,
 }
 
 // Source is a keysource.Source over an HMAC or AES key in a PKCS#11 token.
+//
+// A Source keeps the user PIN it read at Open, in a byte slice that Close
+// zeroes: reopening a session the token has closed needs a new login, and
+// the PIN file may be gone by then, and the environment variable is (Open
+// removes it).
 type Source struct {
 	cfg    Config
 	name   string
 	kt     KeyType // fixed at Open
 	mu     sync.Mutex
-	pin    string
+	pin    []byte           // cleared by Close
 	c      *session.Session // nil after a failed reconnection or Close
 	key    pkcs11.ObjectHandle
 	closed bool
@@ -84,7 +89,8 @@ type Source struct {
 // documentation). It fails with ErrTokenNotFound, ErrKeyNotFound,
 // ErrKeyType (a key of another type, or one that may not sign),
 // ErrMechanism (the token does not offer the key's mechanism for signing)
-// or ErrPIN.
+// or ErrPIN. A PIN taken from the environment variable cfg.PINEnv is
+// removed from the environment (see Config.PINEnv).
 func Open(cfg Config) (*Source, error) {
 	if cfg.KeyLabel == "" {
 		return nil, fmt.Errorf("%w: KeyLabel must be set", keysource.ErrKeyNotFound)
@@ -95,6 +101,7 @@ func Open(cfg Config) (*Source, error) {
 	}
 	s := &Source{cfg: cfg, pin: pin}
 	if err := s.connect(true); err != nil {
+		clear(s.pin)
 		return nil, err
 	}
 	s.name = fmt.Sprintf("pkcs11:%s/%s", cfg.TokenLabel, cfg.KeyLabel)
@@ -202,7 +209,8 @@ func (s *Source) Close() error {
 		s.c.Close()
 		s.c = nil
 	}
-	s.pin = ""
+	clear(s.pin)
+	s.pin = nil
 	s.closed = true
 	return nil
 }

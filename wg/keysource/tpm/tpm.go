@@ -12,8 +12,56 @@
 // P-256 SRK template, deterministic from the owner seed), loads the blob and
 // keeps the HMAC key loaded until Close.
 //
+// # Authorization value
+//
+// A key may be imported with an authorization value (its userAuth;
+// ImportKeyAuth), read from a file like a PKCS#11 PIN (ReadAuthFile). The
+// blob alone then no longer lets someone with access to the TPM use the
+// key: TPM2_HMAC must prove knowledge of the value. A Source proves it in
+// an HMAC session salted with the primary key (Part 1 §19.6), so the value
+// never crosses the bus and an observer of the bus cannot test guesses of
+// it offline. At import the value travels inside TPM2_Create's encrypted
+// sensitive area, with the key. OpenWith checks the value with one
+// TPM2_HMAC before it returns, and a Source whose value the TPM refuses
+// does not send it again: every later Derive returns that error.
+//
+// Such a key keeps noDA set, as a key without a value does: the TPM does
+// not count wrong values towards its dictionary-attack lockout (Part 1
+// §19.8). Lockout would let a short value chosen by a person resist
+// guessing by someone who can use the TPM and holds the blob, but it costs
+// availability where this source needs it most. A TPM counts one failure,
+// at its next start, for every run that ended without TPM2_Shutdown after
+// a DA-protected key was used: measured with swtpm 0.7.1, every restart of
+// the emulator (SIGTERM as well as SIGKILL) counts, so a daemon that
+// survives TPM restarts (see Reconnection) would see its key locked out
+// after a few of them (three with swtpm's defaults), as after a few power
+// losses of a real TPM. And a wrong value in a configuration would spend
+// tries that every DA-protected object of the TPM (a disk-encryption PIN,
+// say) shares. The value is read from a file, not typed, so it can be
+// random: 24 random bytes in base64 make 32 characters, MaxAuthLen
+// (head -c 24 /dev/urandom | base64 > FILE; chmod 600 FILE). Guessing such
+// a value through the TPM is hopeless with or without lockout; a short one
+// protects little against someone who may use the TPM and holds the
+// blob.
+//
+// # Reconnection
+//
+// The TPM may go away under a running Source: an emulator or a resource
+// manager restarted, a socket closed. When TPM2_HMAC fails other than with
+// a TPM response code (a transport error), or with one that says the key
+// or the session is no longer loaded, Derive reopens the transport,
+// recreates the primary key, loads the blob again, starts a new session
+// for a key with an authorization value, and retries once. If that fails,
+// Derive says so and the next Derive tries again. A TPM that was cleared
+// in between cannot load the blob any more (keysource.ErrKeyNotFound).
+//
 // Derive's input and output cross the bus in the clear, as they do for a
 // PKCS#11 token; an attacker on the bus sees the PSK of that step.
+//
+// Without a resource manager (an emulator's socket, /dev/tpm0), each open
+// Source holds one loaded object, and one session for a key with an
+// authorization value, of the few the TPM has (typically three of each);
+// prefer /dev/tpmrm0, which virtualises them.
 package tpm
 
 import (
@@ -21,21 +69,51 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/google/go-tpm/tpm2"
 	"github.com/google/go-tpm/tpm2/transport"
 
-	"github.com/kexlab/kexlab/internal/fileio"
 	"github.com/kexlab/kexlab/wg/keysource"
 )
 
 // ErrBlobFormat: a key blob does not parse.
 var ErrBlobFormat = errors.New("tpm: malformed key blob")
 
-// hmacTemplate is the public area of the imported key: an HMAC-SHA256
+// ErrAuth: the TPM refused the key's authorization value: a wrong one, a
+// missing one, or one given for a key imported without one. It also
+// matches keysource.ErrPIN.
+var ErrAuth error = authError{}
+
+type authError struct{}
+
+func (authError) Error() string { return "tpm: authorization value missing or refused" }
+
+// Is makes errors.Is(ErrAuth, keysource.ErrPIN) true.
+func (authError) Is(target error) bool { return target == keysource.ErrPIN }
+
+// MaxAuthLen is the longest authorization value: TPM2_Create accepts no
+// more than the digest size of the object's name algorithm (Part 3 §12.1),
+// SHA-256 here.
+const MaxAuthLen = 32
+
+// checkAuth refuses an authorization value the TPM would refuse (too long)
+// or that go-tpm would mishandle: the TPM ignores trailing zero bytes of a
+// value and go-tpm drops more than those, so NUL bytes are refused.
+func checkAuth(auth []byte) error {
+	if len(auth) > MaxAuthLen {
+		return fmt.Errorf("%w: an authorization value of %d bytes; the TPM takes at most %d (the SHA-256 digest size)", keysource.ErrKeyFile, len(auth), MaxAuthLen)
+	}
+	if bytes.IndexByte(auth, 0) >= 0 {
+		return fmt.Errorf("%w: the authorization value holds a NUL byte", keysource.ErrKeyFile)
+	}
+	return nil
+}
+
+// hmacTemplate is the public area of an imported key: an HMAC-SHA256
 // keyed-hash object, usable only to sign (HMAC), bound to this TPM and
-// parent, with the user role authorised by an empty password.
+// parent, with the user role authorised by its authorization value (empty
+// for ImportKey), exempt from dictionary-attack protection (see the
+// package documentation).
 var hmacTemplate = tpm2.TPMTPublic{
 	Type:    tpm2.TPMAlgKeyedHash,
 	NameAlg: tpm2.TPMAlgSHA256,
@@ -66,6 +144,9 @@ func createPrimary(t transport.TPM) (*primary, error) {
 		PrimaryHandle: tpm2.TPMRHOwner,
 		InPublic:      tpm2.New2B(tpm2.ECCSRKTemplate),
 	}.Execute(t)
+	if errors.Is(err, tpm2.TPMRCInitialize) {
+		return nil, fmt.Errorf("%w: TPM2_CreatePrimary: %v (the TPM was not started: run swtpm with --flags startup-clear)", keysource.ErrDevice, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: TPM2_CreatePrimary: %v", keysource.ErrDevice, err)
 	}
@@ -86,12 +167,24 @@ func (p *primary) auth() tpm2.AuthHandle {
 }
 
 // ImportKey makes key (1 to 128 bytes; the rotator uses 32) an HMAC-SHA256
-// object of the TPM t and returns its key blob (see ParseBlob). The key is
-// sent in a session with AES-128 parameter encryption salted with the
-// primary key.
+// object of the TPM t, without an authorization value, and returns its
+// key blob (see ParseBlob). The key is sent in a session with AES-128
+// parameter encryption salted with the primary key.
 func ImportKey(t transport.TPM, key []byte) ([]byte, error) {
+	return ImportKeyAuth(t, key, nil)
+}
+
+// ImportKeyAuth is ImportKey with the authorization value auth (at most
+// MaxAuthLen bytes, no NUL byte; ReadAuthFile reads one from a file),
+// which the key then needs to be used (see the package documentation on
+// choosing one). An empty auth is ImportKey. The value is sent with the
+// key, encrypted. The caller clears auth.
+func ImportKeyAuth(t transport.TPM, key, auth []byte) ([]byte, error) {
 	if len(key) < 1 || len(key) > 128 {
 		return nil, fmt.Errorf("%w: HMAC key of %d bytes", keysource.ErrKeyFile, len(key))
+	}
+	if err := checkAuth(auth); err != nil {
+		return nil, err
 	}
 	p, err := createPrimary(t)
 	if err != nil {
@@ -99,7 +192,8 @@ func ImportKey(t transport.TPM, key []byte) ([]byte, error) {
 	}
 	defer flush(t, p.handle)
 	sens := tpm2.TPM2BSensitiveCreate{Sensitive: &tpm2.TPMSSensitiveCreate{
-		Data: tpm2.NewTPMUSensitiveCreate(&tpm2.TPM2BSensitiveData{Buffer: key}),
+		UserAuth: tpm2.TPM2BAuth{Buffer: auth},
+		Data:     tpm2.NewTPMUSensitiveCreate(&tpm2.TPM2BSensitiveData{Buffer: key}),
 	}}
 	enc := tpm2.HMAC(tpm2.TPMAlgSHA256, 16,
 		tpm2.AESEncryption(128, tpm2.EncryptIn), tpm2.Salted(p.handle, p.pub))
@@ -128,7 +222,8 @@ func marshalBlob(pub, priv []byte) []byte {
 }
 
 // ParseBlob splits a key blob into the object's public area (checked to be
-// an HMAC-SHA256 keyed-hash object) and its private part.
+// an HMAC-SHA256 keyed-hash object) and its private part. Whether the key
+// has an authorization value is not in the blob.
 func ParseBlob(b []byte) (pub tpm2.TPM2BPublic, priv tpm2.TPM2BPrivate, err error) {
 	rest, ok := bytes.CutPrefix(b, []byte(blobMagic))
 	if !ok {
@@ -167,99 +262,3 @@ func ParseBlob(b []byte) (pub tpm2.TPM2BPublic, priv tpm2.TPM2BPrivate, err erro
 	}
 	return tpm2.BytesAs2B[tpm2.TPMTPublic](bytes.Clone(pb)), tpm2.TPM2BPrivate{Buffer: bytes.Clone(kb)}, nil
 }
-
-// Source is a keysource.Source over an HMAC key loaded in a TPM.
-type Source struct {
-	name string
-	mu   sync.Mutex
-	t    transport.TPMCloser
-	key  tpm2.TPMHandle
-	kn   tpm2.TPM2BName
-}
-
-// Open opens the TPM dev (see OpenTransport) and loads the key blob made by
-// ImportKey.
-func Open(dev string, blob []byte) (*Source, error) {
-	pub, priv, err := ParseBlob(blob)
-	if err != nil {
-		return nil, err
-	}
-	t, err := OpenTransport(dev)
-	if err != nil {
-		return nil, err
-	}
-	p, err := createPrimary(t)
-	if err != nil {
-		t.Close()
-		return nil, err
-	}
-	rsp, err := tpm2.Load{ParentHandle: p.auth(), InPrivate: priv, InPublic: pub}.Execute(t)
-	flush(t, p.handle)
-	if err != nil {
-		t.Close()
-		return nil, fmt.Errorf("%w: TPM2_Load (a blob of another TPM, or a cleared TPM?): %v", keysource.ErrKeyNotFound, err)
-	}
-	return &Source{name: "tpm:" + dev, t: t, key: rsp.ObjectHandle, kn: rsp.Name}, nil
-}
-
-// maxBlobFile bounds a blob file (a TPM2B_PUBLIC and a TPM2B_PRIVATE are a
-// few hundred bytes).
-const maxBlobFile = 4096
-
-// OpenFile is Open with the blob read from a file (a regular file of at
-// most 4 KiB, fileio.ReadFile).
-func OpenFile(dev, blobPath string) (*Source, error) {
-	b, err := fileio.ReadFile(blobPath, maxBlobFile)
-	if errors.Is(err, fileio.ErrTooLarge) {
-		return nil, fmt.Errorf("%w: %v", ErrBlobFormat, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", keysource.ErrKeyFile, err)
-	}
-	return Open(dev, b)
-}
-
-// Name implements keysource.Source.
-func (s *Source) Name() string { return s.name }
-
-// Derive implements keysource.Source with TPM2_HMAC(key, input, SHA-256).
-func (s *Source) Derive(input []byte) ([32]byte, error) {
-	var out [32]byte
-	if err := keysource.CheckInput(input); err != nil {
-		return out, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.t == nil {
-		return out, keysource.ErrClosed
-	}
-	rsp, err := tpm2.Hmac{
-		Handle:  tpm2.AuthHandle{Handle: s.key, Name: s.kn, Auth: tpm2.PasswordAuth(nil)},
-		Buffer:  tpm2.TPM2BMaxBuffer{Buffer: input},
-		HashAlg: tpm2.TPMAlgSHA256,
-	}.Execute(s.t)
-	if err != nil {
-		return out, fmt.Errorf("%w: TPM2_HMAC: %v", keysource.ErrDevice, err)
-	}
-	defer clear(rsp.OutHMAC.Buffer)
-	if len(rsp.OutHMAC.Buffer) != len(out) {
-		return out, fmt.Errorf("%w: TPM2_HMAC returned %d bytes", keysource.ErrDevice, len(rsp.OutHMAC.Buffer))
-	}
-	copy(out[:], rsp.OutHMAC.Buffer)
-	return out, nil
-}
-
-// Close flushes the key from the TPM and closes the transport.
-func (s *Source) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.t == nil {
-		return nil
-	}
-	flush(s.t, s.key)
-	err := s.t.Close()
-	s.t = nil
-	return err
-}
-
-var _ keysource.Source = (*Source)(nil)

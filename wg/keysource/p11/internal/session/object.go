@@ -7,40 +7,41 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/miekg/pkcs11"
 
 	"github.com/kexlab/kexlab/wg/keysource"
 )
 
-// ReadPIN returns the user PIN from the file pinFile (mode 0600; a
-// trailing newline is ignored) or from the environment variable pinEnv,
-// exactly one of which must be set. Go strings cannot be zeroed, and the
-// PKCS#11 binding takes the PIN as a string.
-func ReadPIN(pinFile, pinEnv string) (string, error) {
+// ReadPIN returns the user PIN from the file pinFile (keysource.ReadPINFile:
+// mode 0600, a trailing newline ignored) or from the environment variable
+// pinEnv, exactly one of which must be set. The caller clears the result
+// when done.
+//
+// A PIN read from the environment is removed from it (os.Unsetenv), so
+// that child processes do not inherit it and later os.Getenv calls do not
+// see it. That does not erase it from the process: the environment block
+// the kernel placed on the initial stack, which /proc/PID/environ shows
+// to the same user and to root, keeps the original bytes, and so does
+// whatever of the process's memory held copies. A PIN file (mode 0600) is
+// the better choice.
+func ReadPIN(pinFile, pinEnv string) ([]byte, error) {
 	switch {
 	case pinFile != "" && pinEnv != "":
-		return "", fmt.Errorf("%w: set PINFile or PINEnv, not both", keysource.ErrPIN)
+		return nil, fmt.Errorf("%w: set PINFile or PINEnv, not both", keysource.ErrPIN)
 	case pinFile != "":
-		b, err := keysource.ReadSecretFile(pinFile)
-		if err != nil {
-			return "", err
-		}
-		defer clear(b)
-		p := strings.TrimRight(string(b), "\r\n")
-		if p == "" {
-			return "", fmt.Errorf("%w: %s is empty", keysource.ErrPIN, pinFile)
-		}
-		return p, nil
+		return keysource.ReadPINFile(pinFile)
 	case pinEnv != "":
 		p, ok := os.LookupEnv(pinEnv)
-		if !ok || p == "" {
-			return "", fmt.Errorf("%w: environment variable %s is not set", keysource.ErrPIN, pinEnv)
+		if ok {
+			os.Unsetenv(pinEnv)
 		}
-		return p, nil
+		if p == "" {
+			return nil, fmt.Errorf("%w: environment variable %s is not set", keysource.ErrPIN, pinEnv)
+		}
+		return []byte(p), nil
 	}
-	return "", fmt.Errorf("%w: no PINFile or PINEnv configured", keysource.ErrPIN)
+	return nil, fmt.Errorf("%w: no PINFile or PINEnv configured", keysource.ErrPIN)
 }
 
 // FindKey returns the one object of class CKO_SECRET_KEY labelled label,

@@ -92,7 +92,11 @@ type Session struct {
 // Open loads the PKCS#11 library modulePath (once per process), opens a
 // session on the token labelled tokenLabel (read-write if rw) and logs the
 // user in with pin. It fails with ErrTokenNotFound, ErrPIN or ErrDevice.
-func Open(modulePath, tokenLabel, pin string, rw bool) (*Session, error) {
+//
+// The binding takes the PIN as a Go string, which it copies into C memory
+// for C_Login and frees without clearing: each login leaves two short-lived
+// copies of the PIN that cannot be zeroed from here (pin itself can).
+func Open(modulePath, tokenLabel string, pin []byte, rw bool) (*Session, error) {
 	if modulePath == "" || tokenLabel == "" {
 		return nil, fmt.Errorf("%w: Module and TokenLabel must be set", keysource.ErrTokenNotFound)
 	}
@@ -115,7 +119,7 @@ func Open(modulePath, tokenLabel, pin string, rw bool) (*Session, error) {
 	}
 	// The login state belongs to the application and the token, not to a
 	// session: a second Session on the same token finds it logged in.
-	if err := s.Ctx.Login(s.Handle, pkcs11.CKU_USER, pin); err != nil && !isCode(err, pkcs11.CKR_USER_ALREADY_LOGGED_IN) {
+	if err := s.Ctx.Login(s.Handle, pkcs11.CKU_USER, string(pin)); err != nil && !isCode(err, pkcs11.CKR_USER_ALREADY_LOGGED_IN) {
 		s.Close()
 		return nil, Wrap("C_Login", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"crypto/ecdh"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -89,9 +90,30 @@ func helperDevice(name string) int {
 			go d.IpcHandle(c)
 		}
 	}()
+	// SIGUSR1 expires the current keypairs of every peer, so that the next
+	// packet starts a new handshake (as NetstackDevice.ForceHandshake).
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
-	<-sig
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt, syscall.SIGUSR1)
+	for s := range sig {
+		if s != syscall.SIGUSR1 {
+			break
+		}
+		dump, err := d.IpcGet()
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(dump, "\n") {
+			if h, ok := strings.CutPrefix(line, "public_key="); ok {
+				var pk device.NoisePublicKey
+				if b, err := hex.DecodeString(h); err == nil && len(b) == len(pk) {
+					copy(pk[:], b)
+					if p := d.LookupPeer(pk); p != nil {
+						p.ExpireCurrentKeypairs()
+					}
+				}
+			}
+		}
+	}
 	l.Close()
 	d.Close()
 	return 0
@@ -291,22 +313,33 @@ func (l *lab) ping(from, to *side) bool {
 	return cmd.Run() == nil
 }
 
-func TestDaemonRealInterfaces(t *testing.T) {
+// requireNetns skips t without root, /dev/net/tun or ip, or fails it when
+// KEXLAB_REQUIRE_NETNS=1.
+func requireNetns(t *testing.T) {
+	t.Helper()
 	if why := netnsAvailable(); why != "" {
 		if os.Getenv("KEXLAB_REQUIRE_NETNS") == "1" {
 			t.Fatalf("KEXLAB_REQUIRE_NETNS=1 but %s", why)
 		}
 		t.Skip(why)
 	}
+}
+
+// setupLab starts two namespaces joined by a veth pair, a userspace
+// WireGuard device in each, an echo server on b's tunnel address port 7
+// and a daemon on each side in mode (key file keyPath shared, state in
+// dir/IFACE), with the configuration fields of extra added.
+func setupLab(t *testing.T, mode string, extra map[string]any) (l *lab, a, b *side, dir, keyPath string) {
+	t.Helper()
 	id := fmt.Sprintf("%d", os.Getpid()%100000)
-	l := &lab{t: t}
+	l = &lab{t: t}
 	var err error
 	if l.client, err = wgctrl.New(); err != nil {
 		t.Fatal(err)
 	}
 	defer l.client.Close()
-	dir := t.TempDir()
-	keyPath := filepath.Join(dir, "psk.key")
+	dir = t.TempDir()
+	keyPath = filepath.Join(dir, "psk.key")
 	if err := keysource.CreateKeyFile(keyPath, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +353,7 @@ func TestDaemonRealInterfaces(t *testing.T) {
 			tunnel:   netip.AddrFrom4([4]byte{10, 77, 0, byte(i + 1)}),
 			underlay: fmt.Sprintf("192.168.241.%d", i+1)}
 	}
-	a, b := sides[0], sides[1]
+	a, b = sides[0], sides[1]
 	t.Cleanup(func() {
 		for _, n := range []string{"daemon-a", "daemon-b", "echo", a.iface, b.iface} {
 			l.stop(n)
@@ -345,27 +378,36 @@ func TestDaemonRealInterfaces(t *testing.T) {
 	}
 	l.start("echo", b.ns, "echo", "KEXLAB_WG_ADDR="+netip.AddrPortFrom(b.tunnel, 7).String())
 
-	// The daemons, in fresh mode: the exchange runs over real sockets
+	// The daemons: in fresh mode the exchange runs over real sockets
 	// bound to the WireGuard interfaces.
 	for i, s := range sides {
 		peer := sides[1-i]
 		s.cfgPath = filepath.Join(dir, s.iface+".json")
+		pub := peer.priv.PublicKey()
 		cfg := map[string]any{
-			"interface": s.iface, "mode": "fresh", "state_dir": filepath.Join(dir, s.iface),
-			"fresh_listen": netip.AddrPortFrom(s.tunnel, 51821).String(), "key_file": keyPath,
-			"peers":         []any{map[string]string{"public_key": base64.StdEncoding.EncodeToString(func() []byte { k := peer.priv.PublicKey(); return k[:] }()), "fresh_peer": netip.AddrPortFrom(peer.tunnel, 51821).String()}},
+			"interface": s.iface, "mode": mode, "state_dir": filepath.Join(dir, s.iface), "key_file": keyPath,
+			"lock_dir": filepath.Join(dir, "lock"), "peers": []any{base64.StdEncoding.EncodeToString(pub[:])},
 			"poll_interval": "100ms", "retry_interval": "300ms",
 		}
-		js, _ := json.Marshal(cfg)
-		if err := os.Mkdir(filepath.Join(dir, s.iface), 0o700); err != nil {
-			t.Fatal(err)
+		if mode == "fresh" {
+			cfg["fresh_listen"] = netip.AddrPortFrom(s.tunnel, 51821).String()
+			cfg["peers"] = []any{map[string]string{"public_key": base64.StdEncoding.EncodeToString(pub[:]), "fresh_peer": netip.AddrPortFrom(peer.tunnel, 51821).String()}}
 		}
+		for k, v := range extra {
+			cfg[k] = v
+		}
+		js, _ := json.Marshal(cfg)
 		if err := os.WriteFile(s.cfgPath, js, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		l.start("daemon-"+string(rune('a'+i)), s.ns, "daemon", "KEXLAB_WG_CONFIG="+s.cfgPath)
 	}
+	return l, a, b, dir, keyPath
+}
 
+func TestDaemonRealInterfaces(t *testing.T) {
+	requireNetns(t)
+	l, a, b, dir, keyPath := setupLab(t, "fresh", nil)
 	// 1. Both start fallen back on the timestamp PSK of this hour.
 	src, err := keysource.OpenFile(keyPath)
 	if err != nil {

@@ -108,6 +108,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/kexlab/kexlab/internal/stackwipe"
 	"github.com/kexlab/kexlab/wg"
 	"github.com/kexlab/kexlab/wg/keysource"
 	"github.com/kexlab/kexlab/wg/wgdev"
@@ -491,8 +492,11 @@ func (r *Rotator) Run(ctx context.Context) error {
 	t := time.NewTicker(r.cfg.PollInterval)
 	defer t.Stop()
 	failed := 0
+	stackwipe.Wipe() // grows the stack before any rotation (see stackwipe)
 	for {
-		if err := r.Poll(); err != nil {
+		err := r.Poll()
+		stackwipe.Wipe() // the frames of the poll, PSKs included
+		if err != nil {
 			failed++
 			r.emit(Event{Kind: EventError, Err: err})
 		} else if failed > 0 {

@@ -2,14 +2,11 @@ package wgdev
 
 import (
 	"bytes"
-	"crypto/ecdh"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/netip"
 	"strconv"
-	"strings"
 	"time"
 
 	"golang.zx2c4.com/wireguard/conn"
@@ -32,10 +29,16 @@ type NetstackDevice struct {
 }
 
 // NewNetstackDevice starts a device with a new random private key, tunnel
-// address addr and a UDP listen port (0: any free port).
+// address addr and a UDP listen port (0: any free port). The private key
+// passes through arrays and a buffer that are cleared; wireguard-go keeps
+// its own copies (see GoDevice).
 func NewNetstackDevice(addr netip.Addr, port int) (*NetstackDevice, error) {
-	priv, err := ecdh.X25519().GenerateKey(rand.Reader)
-	if err != nil {
+	if port < 0 || port > 65535 {
+		return nil, fmt.Errorf("wgdev: invalid port %d", port)
+	}
+	var priv [32]byte
+	defer clear(priv[:])
+	if _, err := rand.Read(priv[:]); err != nil {
 		return nil, err
 	}
 	tun, tnet, err := netstack.CreateNetTUN([]netip.Addr{addr}, nil, 1420)
@@ -43,28 +46,31 @@ func NewNetstackDevice(addr netip.Addr, port int) (*NetstackDevice, error) {
 		return nil, err
 	}
 	d := device.NewDevice(tun, conn.NewDefaultBind(), device.NewLogger(device.LogLevelSilent, ""))
-	cfg := []byte("private_key=" + hex.EncodeToString(priv.Bytes()) + "\nlisten_port=" + strconv.Itoa(port) + "\n")
-	err = d.IpcSetOperation(bytes.NewReader(cfg))
-	clear(cfg)
+	var cfg secretBuf
+	_, err = cfg.Write([]byte("private_key="))
+	if err == nil {
+		err = cfg.writeHex(&priv)
+	}
+	if err == nil {
+		_, err = cfg.Write([]byte("\nlisten_port=" + strconv.Itoa(port) + "\n"))
+	}
+	if err == nil {
+		err = d.IpcSetOperation(bytes.NewReader(cfg.bytes()))
+	}
+	cfg.wipe()
 	if err == nil {
 		err = d.Up()
 	}
+	nd := &NetstackDevice{GoDevice: GoDevice{d}, Net: tnet, Addr: addr, Pub: publicKey(&priv)}
+	var st dump
+	if err == nil {
+		err = nd.get(&st)
+	}
 	if err != nil {
 		d.Close()
 		return nil, err
 	}
-	nd := &NetstackDevice{GoDevice: GoDevice{d}, Net: tnet, Addr: addr}
-	copy(nd.Pub[:], priv.PublicKey().Bytes())
-	s, err := d.IpcGet()
-	if err != nil {
-		d.Close()
-		return nil, err
-	}
-	for _, l := range strings.Split(s, "\n") {
-		if p, ok := strings.CutPrefix(l, "listen_port="); ok {
-			nd.Port, _ = strconv.Atoi(p)
-		}
-	}
+	nd.Port = int(st.listenPort)
 	return nd, nil
 }
 

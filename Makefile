@@ -18,9 +18,14 @@ build: deps
 # SoftHSM2 and swtpm, the real key sources the wg/keysource tests start,
 # the SRP peers (pysrp from PyPI, RustCrypto srp from crates.io) that
 # pake/srp's interoperability tests run against, and schemathesis (PyPI)
-# for the check of the service against its OpenAPI document, and the
-# TypeScript client's packages (npm ci in clients/ts).
-test: deps browser hsm srp-peers postgres haproxy fmt-check vet unit fuzz openapi-check jvm-test ts-test arm64-test
+# for the check of the service against its OpenAPI document, the
+# TypeScript client's packages (npm ci in clients/ts), and the
+# microcontroller toolchains and simulators of wifi/mcu (gcc-avr, avr-libc,
+# simavr, gcc-arm-none-eabi, newlib, qemu-system-arm: make wifi-mcu-deps),
+# with which unit runs the short simulator tests (KEXLAB_REQUIRE_MCU=1: a
+# KAT subset and every measurement on the ATmega128 and the Cortex-M3, and
+# kexlab wifi mcu -short on the ATmega128; about 50 s).
+test: deps browser hsm wifi-mcu-deps srp-peers postgres haproxy fmt-check vet unit fuzz openapi-check jvm-test ts-test arm64-test
 
 # The TypeScript client (clients/ts): npm ci from the committed lockfile;
 # the committed page bundle (server/web/assets) must be what esbuild builds
@@ -122,6 +127,7 @@ REQUIRE_NETNS := $(shell [ "$$(id -u)" = 0 ] && echo 1)
 
 unit:
 	KEXLAB_REQUIRE_CHROMIUM=1 KEXLAB_REQUIRE_HSM=1 KEXLAB_REQUIRE_POSTGRES=1 KEXLAB_REQUIRE_HAPROXY=1 KEXLAB_REQUIRE_NETNS=$(REQUIRE_NETNS) \
+	KEXLAB_REQUIRE_MCU=1 \
 	KEXLAB_REQUIRE_SRP_PEERS=1 KEXLAB_SRP_PEERS=$(CURDIR)/peers/srp-interop/bin KEXLAB_REPORT_SHOTS=$(abspath $(OUT))/report-shots \
 	$(GO) test -count=1 -timeout 20m ./...
 
@@ -147,6 +153,37 @@ bench:
 wifi: build
 	@mkdir -p $(OUT)
 	bin/kexlab wifi table -json $(OUT)/wifi.json -results $(OUT)/wifi-results.json
+
+# make wifi-mcu (issue 21; the full run is not part of make test): ACE,
+# SPIX, WAGE and Ascon in C (wifi/mcu/c) on the talk's microcontrollers at
+# 16 MHz, in simulation: an ATmega128 on simavr (exact cycles from Timer1)
+# and a Cortex-M3 on QEMU's lm3s6965evb (an exact executed-instruction
+# trace, cycles from the Cortex-M3 instruction timings). kexlab wifi mcu:
+# every KAT of ../shared/vectors, then per platform a table (flash, SRAM,
+# setup, permutation, cycles/byte, KDF, MICs, AE, hash) and
+# $(OUT)/wifi-mcu/<platform>.json; then from those files the talk's tables
+# (wifi table: T_KDF, T_MIC of the talk's shape and T_auth on its SDR link;
+# wifi protect: permutation, AE of 128 octets, ACE-Hash, the protected
+# frame on 54 Mbit/s) per platform.
+# Installs gcc-avr, avr-libc, simavr, gcc-arm-none-eabi, newlib and
+# qemu-system-arm with apt-get when missing (scripts/wifi-mcu-deps.sh).
+# About 4 minutes on 2 cores (the full KATs of WAGE and ACE-H-256 on the
+# 8-bit core take most of it). make wifi-mcu-test: the short version (a
+# KAT subset on both simulators, the C on the host against every KAT and
+# the Go reference), about 40 s.
+.PHONY: wifi-mcu wifi-mcu-test wifi-mcu-deps
+wifi-mcu-deps:
+	scripts/wifi-mcu-deps.sh
+
+wifi-mcu: wifi-mcu-deps build
+	bin/kexlab wifi mcu -o $(OUT)/wifi-mcu
+	bin/kexlab wifi table -platform atmega128 -mcu-results $(OUT)/wifi-mcu/atmega128.json -mic talk -link sdr-16.82k
+	bin/kexlab wifi table -platform cortex-m3 -mcu-results $(OUT)/wifi-mcu/cortex-m3.json -mic talk -link sdr-16.82k
+	bin/kexlab wifi protect -platform atmega128 -mcu-results $(OUT)/wifi-mcu/atmega128.json
+	bin/kexlab wifi protect -platform cortex-m3 -mcu-results $(OUT)/wifi-mcu/cortex-m3.json
+
+wifi-mcu-test: wifi-mcu-deps
+	KEXLAB_REQUIRE_MCU=1 $(GO) test -count=1 -timeout 15m ./wifi/mcu/
 
 callgrind: build
 	@command -v valgrind >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }

@@ -270,8 +270,9 @@ func median(xs []float64) float64 {
 	return m
 }
 
-// compare tests every pair of schemes on full-exchange wall time; all pairs
-// are one Holm family.
+// compare tests every pair of schemes on full-exchange wall time (in kexlab
+// wifi's results, every pair of the same operation: sameOperation); all
+// pairs are one Holm family.
 func compare(r *bench.Results) []Pair {
 	var names []string
 	samples := map[string][]float64{}
@@ -288,7 +289,7 @@ func compare(r *bench.Results) []Pair {
 	for i, n := range names {
 		xs[i] = samples[n]
 	}
-	return Pairwise(names, xs, nil)
+	return Pairwise(names, xs, sameOperation(r, names))
 }
 
 // Pairwise compares samples[i] with samples[j], for every i < j for which

@@ -109,7 +109,7 @@ figure { margin: 1.5em 0; }
 {{range .Rows}}{{if not .Err}}<tr><td class="l">{{.Scheme}}</td><td class="l">{{.Op}}</td><td>{{.Wall.N}}</td><td>{{.Out10x}}</td><td>{{.OutTukey15}}</td><td>{{.OutTukey3}}</td></tr>
 {{end}}{{end}}</table>
 <h3>Pairwise significance (full exchange, wall time)</h3>
-<p class="note">Two-sided Mann–Whitney U test for every pair; the p-values of all pairs of this run are adjusted together by Holm's method; α = 0.05. Cliff's delta δ of A relative to B: negative means A tends to be faster. Hodges–Lehmann shift is the median of the differences A − B.</p>
+<p class="note">Two-sided Mann–Whitney U test for every pair (in kexlab wifi runs, every pair of the same operation: KDF with KDF, MIC with MIC, MIC-talk with MIC-talk, handshake with handshake); the p-values of all pairs of this run are adjusted together by Holm's method; α = 0.05. Cliff's delta δ of A relative to B: negative means A tends to be faster. Hodges–Lehmann shift is the median of the differences A − B.</p>
 <table class="significance">
 <tr><th class="l">A</th><th class="l">B</th><th>median A</th><th>median B</th><th>shift A − B</th><th>Cliff's δ</th><th>p</th><th>p (Holm)</th><th class="l">verdict</th></tr>
 {{range .Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td>{{ns .MedA}}</td><td>{{ns .MedB}}</td><td>{{ns .ShiftNs}}</td><td>{{delta .Delta}}</td><td>{{p .P}}</td><td>{{p .PAdj}}</td><td class="l {{if eq (verdict .Verdict) "A faster"}}better{{else if eq (verdict .Verdict) "A slower"}}worse{{end}}">{{if .Err}}{{.Err}}{{else}}{{verdict .Verdict}}{{end}}</td></tr>

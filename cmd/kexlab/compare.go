@@ -340,15 +340,18 @@ func printLimits(w io.Writer, r *bench.Results) error {
 }
 
 // dur formats nanoseconds with three significant digits.
-func dur(ns float64) string {
-	d := time.Duration(ns)
+func dur(ns float64) string { return durDigits(time.Duration(ns), 3) }
+
+// durDigits formats d in s, ms, µs or ns with up to digits significant
+// digits.
+func durDigits(d time.Duration, digits int) string {
 	switch {
 	case d >= time.Second:
-		return fmt.Sprintf("%.3gs", d.Seconds())
+		return fmt.Sprintf("%.*gs", digits, d.Seconds())
 	case d >= time.Millisecond:
-		return fmt.Sprintf("%.3gms", float64(d)/1e6)
+		return fmt.Sprintf("%.*gms", digits, float64(d)/1e6)
 	case d >= time.Microsecond:
-		return fmt.Sprintf("%.3gµs", float64(d)/1e3)
+		return fmt.Sprintf("%.*gµs", digits, float64(d)/1e3)
 	}
 	return fmt.Sprintf("%dns", d)
 }

@@ -161,3 +161,60 @@ func TestModelBounds(t *testing.T) {
 		t.Errorf("Tx of %d longest frames at 1 bit/s = %v, want an overflow error", len(many), err)
 	}
 }
+
+// TestPresetCalibration: the SDR preset reproduces the talk's T_4way_tx
+// for the calibration frames within rounding (the per-frame time is rounded
+// down to the nanosecond), lies within the talk's measured 690–730 ms, and
+// the talk's T_auth for SPIX on the ATmega128 (956.4 ms from T_KDF 44.08 ms
+// and T_MIC 56.08 ms) follows. "-overhead 249" gave 699.17 ms.
+func TestPresetCalibration(t *testing.T) {
+	m, preset, err := ParseLink(PresetSDR)
+	if err != nil || !preset || m.Name != PresetSDR || m.LinkBps != TalkLinkBps || m.FrameOverhead != DefaultFrameOverhead || m.PerFrame != SDRPerFrame {
+		t.Fatalf("ParseLink(%s) = %+v, %v, %v", PresetSDR, m, preset, err)
+	}
+	tx, bits, err := m.Tx(CalibrationFrames[:])
+	if err != nil || bits != 4944 {
+		t.Fatalf("Tx = %v, %d bits, %v", tx, bits, err)
+	}
+	if d := TalkTx - tx; d < 0 || d >= 4*time.Nanosecond || tx < TalkTxMin || tx > TalkTxMax {
+		t.Errorf("preset Tx = %v, want the talk's %v within 4 ns (one ns of rounding per frame)", tx, TalkTx)
+	}
+	// The per-frame time is what is left of 700 ms after the bits, over four frames.
+	bitsTime := time.Duration(math.Round(float64(bits) / TalkLinkBps * 1e9))
+	if want := (TalkTx - bitsTime) / 4; SDRPerFrame != want {
+		t.Errorf("SDRPerFrame = %v, calibration gives %v", SDRPerFrame, want)
+	}
+	b, err := m.Auth(CalibrationFrames[:], 44080*time.Microsecond, 56080*time.Microsecond)
+	if err != nil || b.Auth != b.Tx+88160*time.Microsecond+168240*time.Microsecond ||
+		math.Abs(float64(b.Auth-956400*time.Microsecond)) > 4 {
+		t.Errorf("talk's SPIX T_auth: %+v, %v; want 956.4 ms", b, err)
+	}
+	old := Model{LinkBps: TalkLinkBps, FrameOverhead: 249}
+	if tx, _, err := old.Tx(CalibrationFrames[:]); err != nil || tx.Round(10*time.Microsecond) != 699170*time.Microsecond {
+		t.Errorf("-overhead 249: Tx = %v, %v; want 699.17 ms", tx, err)
+	}
+	if m.Label() != PresetSDR || (Model{LinkBps: 54e6}).Label() != "54Mbps" {
+		t.Errorf("labels %q, %q", m.Label(), Model{LinkBps: 54e6}.Label())
+	}
+}
+
+func TestParseLink(t *testing.T) {
+	if m, preset, err := ParseLink("54Mbps"); err != nil || preset || m.LinkBps != 54e6 || m.FrameOverhead != 0 || m.Name != "" {
+		t.Errorf("ParseLink(54Mbps) = %+v, %v, %v", m, preset, err)
+	}
+	for in, msg := range map[string]string{
+		"sdr-16.82K": "or a link preset: sdr-16.82k",
+		"sdr":        "or a link preset",
+		"54":         "has no unit",
+		"1e300Gbps":  "out of range",
+	} {
+		if _, _, err := ParseLink(in); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), msg) {
+			t.Errorf("ParseLink(%q) = %v, want ErrInput with %q", in, err, msg)
+		}
+	}
+	for _, p := range Presets() {
+		if err := p.Model.Validate(); err != nil || p.Model.Name != p.Name || p.About == "" {
+			t.Errorf("preset %s: %+v, %v", p.Name, p.Model, err)
+		}
+	}
+}

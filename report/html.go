@@ -24,6 +24,7 @@ type view struct {
 	Generated string
 	Load      []loadRow
 	Study     []studyView
+	Soak      []soakView
 	Runs      []runView
 	Figures   []template.HTML
 	Across    []Across

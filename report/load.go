@@ -24,8 +24,22 @@ type loadRow struct {
 // WriteAll renders the report of runs, of load-generator results and of
 // service studies (any may be empty, not all).
 func WriteAll(w io.Writer, runs []*bench.Results, loads []*bench.LoadResult, studies ...*bench.ServiceStudy) error {
+	return WriteInputs(w, Inputs{Runs: runs, Loads: loads, Studies: studies})
+}
+
+// Inputs are everything a report can show.
+type Inputs struct {
+	Runs    []*bench.Results
+	Loads   []*bench.LoadResult
+	Studies []*bench.ServiceStudy
+	Soaks   []*bench.SoakResult // kexlab wg bench -soak
+}
+
+// WriteInputs renders the report of in (any field may be empty, not all).
+func WriteInputs(w io.Writer, in Inputs) error {
+	runs, loads, studies := in.Runs, in.Loads, in.Studies
 	var an []Run
-	if len(runs) > 0 || (len(loads) == 0 && len(studies) == 0) {
+	if len(runs) > 0 || (len(loads) == 0 && len(studies) == 0 && len(in.Soaks) == 0) {
 		var err error
 		if an, err = Analyze(runs); err != nil {
 			return err
@@ -34,6 +48,7 @@ func WriteAll(w io.Writer, runs []*bench.Results, loads []*bench.LoadResult, stu
 	v := build(an)
 	v.Load = loadRows(loads)
 	v.Study = studyViews(studies)
+	v.Soak = soakViews(in.Soaks)
 	if fig := loadFigure(loads); fig != "" {
 		v.Figures = append(v.Figures, template.HTML(fig))
 	}

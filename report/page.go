@@ -57,6 +57,12 @@ figure { margin: 1.5em 0; }
 {{range .Figures}}<figure>{{.}}</figure>
 {{end}}<details><summary>Every load point</summary>
 {{template "loadtable" .Points}}</details>
+{{end}}{{range .Soak}}<h2 id="wg-soak">WireGuard PSK rotator: cost over time (kexlab wg bench -soak{{with .Label}}, {{.}}{{end}})</h2>
+<p class="note">On {{.Machine.CPUModel}} ({{.Machine.Cores}} cores, Linux {{.Machine.Kernel}}, {{.Machine.Time}}): {{.Shape}}. Each combination ran in two network namespaces joined by a veth pair, a userspace WireGuard device (wireguard-go) and a <code>kexlab wg run</code> daemon in each, both with the same mode and key; WireGuard re-keys about every two minutes (the keepalive is the traffic), and the daemons rotate the PSK after each handshake. The idle WireGuard is a second pair of devices with the same keepalive and no daemon, sampled at the same instants. Per hour, per process: the rate over the whole window (the cost), then the median [min–max] of the per-interval rates; n = processes (both sides) × intervals. CPU: user + system time of all threads (the process CPU clock). Wakeups: voluntary + involuntary context switches of all threads. The device beside a daemon also serves the daemon's reads of it (one per poll interval); added per host = daemon + (device beside it − idle device), over the window.</p>
+<table class="soak">
+<tr><th class="l">mode</th><th class="l">key source</th><th>handshakes</th><th>warm-up</th><th>n</th><th>daemon CPU s/h</th><th>daemon wakeups/h</th><th>daemon RSS</th><th>WireGuard beside it: CPU s/h</th><th>wakeups/h</th><th>idle WireGuard: CPU s/h</th><th>wakeups/h</th><th>added per host: CPU s/h</th><th>wakeups/h</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Mode}}</td><td class="l" title="{{.SourceName}}">{{.Source}}</td><td>{{.Handshakes}}</td><td>{{.Warmup}}</td><td>{{.N}}</td><td>{{.DaemonCPU}}</td><td>{{.DaemonWake}}</td><td>{{.DaemonRSS}}</td><td>{{.DeviceCPU}}</td><td>{{.DeviceWake}}</td><td>{{.IdleCPU}}</td><td>{{.IdleWake}}</td><td>{{.AddedCPU}}</td><td>{{.AddedWake}}</td></tr>
+{{end}}</table>
 {{end}}{{with .Across}}<h2 id="across">Across runs</h2>
 <p class="note">Each scheme of a later run against the same scheme in the first run ({{(index . 0).Baseline}}): two-sided Mann–Whitney U test, all comparisons one Holm family, α = 0.05; Cliff's δ negative means the later run is faster.</p>
 <table class="across">

@@ -23,6 +23,7 @@ import (
 	"github.com/kexlab/kexlab/internal/group"
 	"github.com/kexlab/kexlab/internal/kat"
 	"github.com/kexlab/kexlab/pake"
+	"github.com/kexlab/kexlab/wg/netlab"
 )
 
 const usage = `usage: kexlab <command> [flags]
@@ -49,6 +50,7 @@ Run 'kexlab <command> -h' for a command's flags.
 var errUsage = errors.New("usage")
 
 func main() {
+	netlab.MaybeRunHelper() // KEXLAB_NETLAB_HELPER set: run as the soak lab's WireGuard device (package wg/netlab) and exit
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

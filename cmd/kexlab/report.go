@@ -26,7 +26,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	paperRule := fs.Bool("paper-rule", false, "JCE provider study: judge pairs by the paper's rule (unadjusted rank-sum tests at α = 0.05, ⊕/⊖/⊙) instead of Holm within each table")
 	rail := fs.String("rail", "", "the energy rail to show for runs that measured rails (imported Jetpack runs: e.g. cpu.big, the Android study's)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json), an\nAndroid Jetpack Microbenchmark JSON file, a kexlab load result (-o) or a\nkexlab load-study result (-o); the format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
+		fmt.Fprintf(stderr, "usage: kexlab report [-o out/report.html] [-labels a,b] FILE...\n\nFILE is a results.json of kexlab compare, a JMH JSON result (-rf json), an\nAndroid Jetpack Microbenchmark JSON file, a kexlab load result (-o), a\nkexlab load-study result (-o) or a kexlab wg bench -soak result (-results);\nthe format is detected. Each FILE\nmust be a regular file of at most %s.\n", fileio.FormatSize(export.MaxJSON))
 		fs.PrintDefaults()
 	}
 	if err := parseQuiet(fs, args); err != nil {
@@ -44,6 +44,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	var runs []*bench.Results
 	var loads []*bench.LoadResult
 	var studies []*bench.ServiceStudy
+	var soaks []*bench.SoakResult
 	for _, path := range fs.Args() {
 		in, err := loadAny(path)
 		if err != nil {
@@ -54,12 +55,14 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 			loads = append(loads, in.load)
 		case in.study != nil:
 			studies = append(studies, in.study)
+		case in.soak != nil:
+			soaks = append(soaks, in.soak)
 		default:
 			runs = append(runs, in.run)
 		}
 	}
-	if len(ls) > 0 && len(loads)+len(studies) > 0 {
-		return fmt.Errorf("%w: -labels names runs; kexlab load and load-study results carry none", errUsage)
+	if len(ls) > 0 && len(loads)+len(studies)+len(soaks) > 0 {
+		return fmt.Errorf("%w: -labels names runs; kexlab load, load-study and wg bench -soak results carry none", errUsage)
 	}
 	for i, l := range ls {
 		runs[i].Label = strings.TrimSpace(l)
@@ -74,10 +77,10 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := writeReport(*out, runs, loads, studies...); err != nil {
+	if err := writeInputs(*out, report.Inputs{Runs: runs, Loads: loads, Studies: studies, Soaks: soaks}); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d runs, %d load results, %d service studies)\n", *out, len(runs), len(loads), len(studies))
+	fmt.Fprintf(stdout, "wrote %s (%d runs, %d load results, %d service studies, %d wg soak results)\n", *out, len(runs), len(loads), len(studies), len(soaks))
 	if len(runs) == 0 {
 		return nil
 	}
@@ -100,11 +103,12 @@ type input struct {
 	run   *bench.Results
 	load  *bench.LoadResult
 	study *bench.ServiceStudy
+	soak  *bench.SoakResult
 }
 
 // loadAny reads a results.json, one of the imported formats, a kexlab
-// load result or a kexlab load-study result: a regular file of at most
-// export.MaxJSON bytes.
+// load result, a kexlab load-study result or a kexlab wg bench -soak
+// result: a regular file of at most export.MaxJSON bytes.
 func loadAny(path string) (input, error) {
 	b, err := fileio.ReadFile(path, export.MaxJSON)
 	if err != nil {
@@ -121,6 +125,12 @@ func loadAny(path string) (input, error) {
 			return input{}, fmt.Errorf("%s: %w", path, err)
 		}
 		return input{study: st}, nil
+	}
+	if sk, err := export.ReadSoak(b); sk != nil || err != nil {
+		if err != nil {
+			return input{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return input{soak: sk}, nil
 	}
 	r, err := importer.Detect(b)
 	if err != nil {
@@ -156,4 +166,17 @@ func selectRail(runs []*bench.Results, rail string) error {
 		return fmt.Errorf("%w: -rail %s: no run has that rail (%s)", errUsage, rail, strings.Join(have, "; "))
 	}
 	return nil
+}
+
+// writeInputs writes the HTML report of in to path.
+func writeInputs(path string, in report.Inputs) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := report.WriteInputs(f, in); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -16,11 +16,13 @@ import (
 
 	"github.com/kexlab/kexlab/server/client"
 	"github.com/kexlab/kexlab/server/store/postgres/pgtest"
+	"github.com/kexlab/kexlab/wg/netlab"
 )
 
 // The test binary runs as kexlab itself when KEXLAB_TEST_MAIN=1, so that
 // tests can start real kexlab processes.
 func TestMain(m *testing.M) {
+	netlab.MaybeRunHelper() // as main does: the soak lab's WireGuard devices
 	if os.Getenv("KEXLAB_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/wg/wgbench"
@@ -12,7 +13,8 @@ import (
 
 // cmdWGBench measures the rows of package wgbench (Derive per key source,
 // one PSK update per mode and source) and prints n, median and IQR of each;
-// -results writes every sample as results JSON for kexlab report.
+// -results writes every sample as results JSON for kexlab report. With
+// -soak it measures the daemon's cost over time instead (soakFlags).
 func cmdWGBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("wg bench", stderr)
 	n := fs.Int("n", 200, "samples per row")
@@ -21,6 +23,10 @@ func cmdWGBench(args []string, stdout, stderr io.Writer) error {
 	results := fs.String("results", "", "write every sample as results JSON (for kexlab report) to this file")
 	jsonPath := fs.String("json", "", "alias of -results")
 	sf := addSourceFlags(fs)
+	soak := fs.Duration("soak", 0, "instead of latencies, measure the daemon's CPU time, wakeups and memory per hour beside an idle WireGuard, "+
+		"for this long per combination of mode and key source, after a warm-up (0: off; needs root: network namespaces). "+
+		"10m gives a first look; the issue asks for 30m or more")
+	so := addSoakFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -32,6 +38,18 @@ func cmdWGBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *results == "" {
 		results = jsonPath
+	}
+	if *soak < 0 || *soak > 0 && *soak < time.Second {
+		return fmt.Errorf("%w: -soak %v: want 0 (off) or at least 1s", errUsage, *soak)
+	}
+	if *soak > 0 {
+		if flagSet(fs, "n") || flagSet(fs, "seed") {
+			return fmt.Errorf("%w: -n and -seed are for the latency rows, not -soak", errUsage)
+		}
+		return cmdWGSoak(*soak, so, sf, *label, *results, stdout, stderr)
+	}
+	if so.given() {
+		return fmt.Errorf("%w: the -soak-* flags need -soak", errUsage)
 	}
 	sources, err := sf.open()
 	defer func() {

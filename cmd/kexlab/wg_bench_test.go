@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/bench/export"
 	"github.com/kexlab/kexlab/internal/hsmtest"
+	"github.com/kexlab/kexlab/wg/netlab"
 )
 
 // TestWGBenchResultsReport runs kexlab wg bench with -results and renders
@@ -104,5 +106,105 @@ func TestWGBenchHardwareSources(t *testing.T) {
 	}
 	if code, out, errOut := runCLI("report", "-o", filepath.Join(dir, "wgb.html"), res); code != 0 {
 		t.Fatalf("report: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestWGBenchSoak runs kexlab wg bench -soak for a few seconds (fresh mode,
+// file key; one-second sampling and keepalive) in the network-namespace
+// lab, daemons and devices as processes of this binary, and renders the
+// result with kexlab report.
+func TestWGBenchSoak(t *testing.T) {
+	if why := netlab.Available(); why != "" {
+		if os.Getenv("KEXLAB_REQUIRE_NETNS") == "1" {
+			t.Fatalf("KEXLAB_REQUIRE_NETNS=1 but %s", why)
+		}
+		t.Skip(why)
+	}
+	soakEnv = []string{"KEXLAB_TEST_MAIN=1"}
+	defer func() { soakEnv = nil }()
+	dir := t.TempDir()
+	res := filepath.Join(dir, "soak.json")
+	code, out, errOut := runCLI("wg", "bench", "-soak", "3s", "-soak-sample", "1s", "-soak-keepalive", "1s",
+		"-soak-modes", "fresh", "-label", "soaktest", "-results", res)
+	if code != 0 {
+		t.Fatalf("wg bench -soak: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "fresh file ") || !strings.Contains(out, "machine: ") || !strings.Contains(errOut, "3/3 intervals") {
+		t.Errorf("output:\n%s\nprogress:\n%s", out, errOut)
+	}
+	b, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := export.ReadSoak(b)
+	if err != nil || r == nil || r.Label != "soaktest" || len(r.Combos) != 1 {
+		t.Fatalf("result: %v %+v", err, r)
+	}
+	c := r.Combos[0]
+	if c.Mode != "fresh" || c.Source != "file" || c.WarmupHandshakes < 1 || len(c.Processes) != 6 {
+		t.Errorf("combination %s %s: %d handshakes in the warm-up, %d processes", c.Mode, c.Source, c.WarmupHandshakes, len(c.Processes))
+	}
+	for _, role := range []string{bench.SoakDaemon, bench.SoakDevice, bench.SoakIdle} {
+		s, ok := c.Summarize(role)
+		if !ok || s.Processes != 2 || s.CPU.N != 6 || s.CPU.Window <= 0 || s.Wakeups.Window <= 0 || s.RSSBytes <= 0 {
+			t.Errorf("%s: %+v", role, s)
+		}
+	}
+	html := filepath.Join(dir, "soak.html")
+	if code, out, errOut := runCLI("report", "-o", html, res); code != 0 || !strings.Contains(out, "1 wg soak results") {
+		t.Fatalf("report: exit %d\n%s%s", code, out, errOut)
+	}
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cost over time", "soaktest", "<td class=\"l\">fresh</td>", "2 × 3"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestWGBenchSoakFlags: bad -soak flags are one-line usage errors (exit
+// 2), refused before anything starts.
+func TestWGBenchSoakFlags(t *testing.T) {
+	blob := filepath.Join(t.TempDir(), "blob")
+	for _, args := range [][]string{
+		{"-soak", "-1s"},
+		{"-soak", "500ms"},
+		{"-soak-modes", "fresh"},
+		{"-soak", "2s", "-n", "5"},
+		{"-soak", "2s", "-soak-modes", "fresh,sideways"},
+		{"-soak", "2s", "-soak-sample", "3s"},
+		{"-soak", "2s", "-soak-sample", "50ms"},
+		{"-soak", "2s", "-tpm", "/dev/tpmrm0", "-tpm-blob", blob, "-tpm-auth-file", blob},
+		{"-soak", "2s", "-soak-keepalive", "1500ms"},
+		{"-soak", "2s", "-tpm", "tcp:127.0.0.1:2321", "-tpm-blob", blob},
+		{"-soak", "2s", "-tpm", "unix:/nonexistent/tpm.sock", "-tpm-blob", blob},
+		{"-soak", "2s", "-soak-tpm-b", "/dev/tpmrm0", "-soak-tpm-blob-b", blob},
+		{"-soak", "2s", "-soak-tpm-b", "/dev/tpmrm0", "-tpm", "/dev/tpmrm0", "-tpm-blob", blob},
+	} {
+		code, _, errOut := runCLI(append([]string{"wg", "bench"}, args...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, errOut)
+		}
+	}
+}
+
+// TestReportRefusesBadSoak: kexlab report names a malformed soak result
+// and the reason, and writes nothing.
+func TestReportRefusesBadSoak(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "soak.json")
+	if err := os.WriteFile(bad, []byte(`{"format":"kexlab-wg-soak/1","seconds":-1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	html := filepath.Join(dir, "r.html")
+	code, _, errOut := runCLI("report", "-o", html, bad)
+	if code != 1 || !strings.Contains(errOut, "soak.json: wg soak result: malformed") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(html); err == nil {
+		t.Error("a report was written")
 	}
 }

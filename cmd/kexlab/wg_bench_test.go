@@ -114,12 +114,7 @@ func TestWGBenchHardwareSources(t *testing.T) {
 // lab, daemons and devices as processes of this binary, and renders the
 // result with kexlab report.
 func TestWGBenchSoak(t *testing.T) {
-	if why := netlab.Available(); why != "" {
-		if os.Getenv("KEXLAB_REQUIRE_NETNS") == "1" {
-			t.Fatalf("KEXLAB_REQUIRE_NETNS=1 but %s", why)
-		}
-		t.Skip(why)
-	}
+	netlab.Need(t)
 	soakEnv = []string{"KEXLAB_TEST_MAIN=1"}
 	defer func() { soakEnv = nil }()
 	dir := t.TempDir()

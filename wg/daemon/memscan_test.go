@@ -10,14 +10,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/kexlab/kexlab/wg/netlab"
 )
 
 // scanMemory counts the occurrences of each needle in the readable
@@ -111,20 +111,23 @@ func keyNeedles(prefix string, k []byte) map[string][]byte {
 // package stackwipe for the dead frames and old stacks of the rotator's
 // goroutine.
 func TestDaemonMemory(t *testing.T) {
-	requireNetns(t)
-	l, a, b, _, _ := setupLab(t, "hardware-ratchet", nil)
+	netlab.Need(t)
+	l := setupLab(t, "hardware-ratchet", nil)
+	a, b := l.A, l.B
 	l.waitFor("a PSK on both interfaces", 10*time.Second, func() bool {
-		pa := l.psk(a)
-		return pa != (wgtypes.Key{}) && pa == l.psk(b)
+		pa := l.PSK(a)
+		return pa != (wgtypes.Key{}) && pa == l.PSK(b)
 	})
-	seen := []wgtypes.Key{l.psk(a)}
+	seen := []wgtypes.Key{l.PSK(a)}
 	end := time.Now().Add(time.Minute)
 	for time.Now().Before(end) {
-		devProc(l, a.iface).Signal(syscall.SIGUSR1)
-		l.ping(a, b)
+		if err := l.ForceHandshake(a); err != nil {
+			t.Fatal(err)
+		}
+		l.ping()
 		prev := seen[len(seen)-1]
 		for stop := time.Now().Add(3 * time.Second); time.Now().Before(stop); time.Sleep(20 * time.Millisecond) {
-			if pa := l.psk(a); pa != prev && pa == l.psk(b) {
+			if pa := l.PSK(a); pa != prev && pa == l.PSK(b) {
 				seen = append(seen, pa)
 				break
 			}
@@ -132,10 +135,10 @@ func TestDaemonMemory(t *testing.T) {
 		time.Sleep(time.Second)
 	}
 	if len(seen) < 20 {
-		t.Fatalf("only %d rotations in a minute\n%s", len(seen)-1, l.allLogs())
+		t.Fatalf("only %d rotations in a minute\n%s", len(seen)-1, l.Logs())
 	}
 	time.Sleep(500 * time.Millisecond) // a few more polls of the current PSK
-	cur := l.psk(a)
+	cur := l.PSK(a)
 	if cur != seen[len(seen)-1] {
 		t.Fatal("the PSK changed after the rotations")
 	}
@@ -145,10 +148,10 @@ func TestDaemonMemory(t *testing.T) {
 			needles[name] = n
 		}
 	}
-	for name, n := range keyNeedles("private key", a.priv[:]) {
+	for name, n := range keyNeedles("private key", a.Private[:]) {
 		needles[name] = n
 	}
-	pid := devProc(l, "daemon-a").Pid
+	pid := l.proc("daemon-a").Pid()
 	counts, scanned, err := scanMemory(pid, needles)
 	if err != nil {
 		t.Fatal(err)
@@ -168,19 +171,11 @@ func TestDaemonMemory(t *testing.T) {
 	}
 	// The scan finds what is there: the device's own process holds the
 	// current PSK (it uses it), in one form or another.
-	dcounts, _, err := scanMemory(devProc(l, a.iface).Pid, keyNeedles("current PSK", cur[:]))
+	dcounts, _, err := scanMemory(l.proc(a.Iface).Pid(), keyNeedles("current PSK", cur[:]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if dcounts["current PSK raw"] == 0 {
 		t.Fatalf("the scan did not find the PSK in the WireGuard device's process either: %v", dcounts)
 	}
-}
-
-func devProc(l *lab, name string) *os.Process {
-	v, ok := l.procs.Load(name)
-	if !ok {
-		l.t.Fatalf("no process %s", name)
-	}
-	return v.(*exec.Cmd).Process
 }

@@ -246,6 +246,17 @@ func (l *Lab) PSK(s *Side) wgtypes.Key {
 	return p.PresharedKey
 }
 
+// ForceHandshake makes s's device expire the current keypairs of its peer
+// (SIGUSR1 to its process; see RunDevice): the next packet it sends, a
+// Ping from s for one, starts a new handshake.
+func (l *Lab) ForceHandshake(s *Side) error {
+	p := l.Proc(s.Iface)
+	if p == nil {
+		return fmt.Errorf("netlab: no device %s", s.Iface)
+	}
+	return p.Signal(syscall.SIGUSR1)
+}
+
 // SetKeepalive sets the persistent keepalive of s's peer (whole seconds,
 // 0 turns it off). Turning it on sends a keepalive at once, which starts a
 // handshake if there is no session; WireGuard then re-keys on the first

@@ -16,23 +16,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// need skips the test where a lab cannot run, or fails it when
-// KEXLAB_REQUIRE_NETNS=1 (make test as root).
-func need(t *testing.T) {
-	t.Helper()
-	if why := Available(); why != "" {
-		if os.Getenv("KEXLAB_REQUIRE_NETNS") == "1" {
-			t.Fatalf("KEXLAB_REQUIRE_NETNS=1 but %s", why)
-		}
-		t.Skip(why)
-	}
-}
-
 // TestLab: the two devices handshake through the veth pair (a ping
 // through the tunnel), the device processes' counters are readable, a
 // device can be re-created, and Close leaves nothing behind.
 func TestLab(t *testing.T) {
-	need(t)
+	Need(t)
 	l, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +56,21 @@ func TestLab(t *testing.T) {
 	if err := l.WaitFor("a handshake after re-creating the device", 10*time.Second, func() bool {
 		p, err := l.Peer(l.A)
 		return err == nil && !p.LastHandshakeTime.IsZero()
+	}); err != nil {
+		t.Fatalf("%v\n%s", err, l.Logs())
+	}
+	// A forced handshake: a's keepalives start a new one once its
+	// keypairs have expired.
+	p, err := l.Peer(l.A)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.ForceHandshake(l.A); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.WaitFor("a forced handshake", 15*time.Second, func() bool {
+		q, err := l.Peer(l.A)
+		return err == nil && q.LastHandshakeTime.After(p.LastHandshakeTime)
 	}); err != nil {
 		t.Fatalf("%v\n%s", err, l.Logs())
 	}

@@ -54,7 +54,8 @@ const HelperEnv = "KEXLAB_NETLAB_HELPER"
 // The built-in helper kinds and their parameters.
 const (
 	// HelperDevice is a userspace WireGuard device named by IfaceEnv
-	// (RunDevice).
+	// (RunDevice); SIGUSR1 makes it expire its peers' current keypairs,
+	// forcing a handshake (Lab.ForceHandshake).
 	HelperDevice = "device"
 	// HelperEcho is a UDP echo server on AddrEnv (RunEcho).
 	HelperEcho = "echo"
@@ -65,6 +66,30 @@ const (
 	IfaceEnv = "KEXLAB_NETLAB_IFACE"
 	AddrEnv  = "KEXLAB_NETLAB_ADDR"
 )
+
+// RequireEnv, set to 1 (make test as root does), makes Need fail a test
+// where a lab cannot run instead of skipping it.
+const RequireEnv = "KEXLAB_REQUIRE_NETNS"
+
+// TB is the part of testing.TB that Need uses (netlab does not import
+// package testing, which the kexlab binary links).
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// Need skips t, with the reason, where a lab cannot run here (Available),
+// or fails it when RequireEnv is 1.
+func Need(t TB) {
+	t.Helper()
+	if why := Available(); why != "" {
+		if os.Getenv(RequireEnv) == "1" {
+			t.Fatalf("%s=1 but %s", RequireEnv, why)
+		}
+		t.Skip(why)
+	}
+}
 
 // MaybeRunHelper runs the built-in helper that HelperEnv names and exits
 // with its status. It returns when HelperEnv is unset or names another

@@ -3,6 +3,7 @@
 package netlab
 
 import (
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -49,6 +50,9 @@ func (p *Proc) Err() error {
 	}
 	return p.err
 }
+
+// Signal sends sig to the process (an error once it has exited).
+func (p *Proc) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
 
 // stopGrace is how long Stop waits after SIGTERM before killing.
 const stopGrace = 5 * time.Second

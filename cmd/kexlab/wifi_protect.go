@@ -106,6 +106,10 @@ func printProtect(w io.Writer, out protectOutput) {
 	} else {
 		fmt.Fprintf(w, "%s: time = cycles / clock (perm_cycles, ae128_ad0_cycles, ae128_ad16_cycles, hash_cycles); — not measured.\n", out.Platform)
 	}
-	fmt.Fprintf(w, "model: the protected frame is %d octets of message, %d of associated data and a %d-octet tag (%d octets), plus %d octets of framing and %v per frame on %s at %s; — where the cipher has no such operation\n",
-		airtime.MsgOctet, airtime.ADOctets, lwc.TagSize, airtime.ProtectedFrameOctets, out.Model.FrameOverhead, out.Model.PerFrame, out.Model.Label(), lwc.FormatRate(out.Model.LinkBps))
+	link := out.Model.Label()
+	if rate := lwc.FormatRate(out.Model.LinkBps); rate != link {
+		link += " at " + rate
+	}
+	fmt.Fprintf(w, "model: the protected frame is %d octets of message, %d of associated data and a %d-octet tag (%d octets), plus %d octets of framing and %v per frame on %s; — where the cipher has no such operation\n",
+		airtime.MsgOctet, airtime.ADOctets, lwc.TagSize, airtime.ProtectedFrameOctets, out.Model.FrameOverhead, out.Model.PerFrame, link)
 }

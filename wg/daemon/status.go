@@ -159,12 +159,15 @@ func (p *peerLog) event(e rotator.Event) {
 	case rotator.EventRecovered:
 		p.errs = errorLog{}
 	}
-	p.l.printf("%s: %s", p.name, text)
+	// The status file first: whoever reads the log line finds the file
+	// saying the same.
 	s := &p.status
 	s.Mode, s.Epoch, s.Index, s.FallenBack, s.Failures = e.Mode.String(), e.Epoch, e.Index, e.FallenBack, e.Failures
 	s.LastHandshake, s.LastEvent, s.LastEventAt, s.Updated = e.Handshake, text, now.UTC(), now.UTC()
-	if err := writeStatus(p.path, s); err != nil {
-		p.l.printf("%s: status file %s: %v", p.name, p.path, err)
+	werr := writeStatus(p.path, s)
+	p.l.printf("%s: %s", p.name, text)
+	if werr != nil {
+		p.l.printf("%s: status file %s: %v", p.name, p.path, werr)
 	}
 }
 

@@ -3,7 +3,6 @@ package wgdev
 import (
 	"bytes"
 	"crypto/subtle"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"time"
@@ -224,27 +223,48 @@ func (d *dump) usePSK(psk *wg.PSK) {
 	d.st.PSKHash = psk.Hash()
 }
 
-// decodeKey decodes a 64-digit hex key into dst. On failure dst may hold
-// part of it: the caller clears it.
+// decodeKey decodes a 64-digit hex key into dst in constant time (the
+// keys are secrets: encoding/hex looks each digit up in a table, and a
+// digit-class check branches on it). On failure dst may hold part of it:
+// the caller clears it.
 func decodeKey(dst *[32]byte, hexKey []byte) bool {
 	if len(hexKey) != 2*len(dst) {
 		return false
 	}
-	_, err := hex.Decode(dst[:], hexKey)
-	return err == nil
+	valid := 1
+	for i := range dst {
+		hi, okHi := hexNibble(hexKey[2*i])
+		lo, okLo := hexNibble(hexKey[2*i+1])
+		dst[i] = hi<<4 | lo
+		valid &= okHi & okLo
+	}
+	return valid == 1
 }
 
-// isHexKey reports whether v is a 64-digit hex key, without decoding it.
+// isHexKey reports whether v is a 64-digit hex key, without decoding it
+// and in constant time, like decodeKey.
 func isHexKey(v []byte) bool {
 	if len(v) != 64 {
 		return false
 	}
+	valid := 1
 	for _, c := range v {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
+		_, ok := hexNibble(c)
+		valid &= ok
 	}
-	return true
+	return valid == 1
+}
+
+// hexNibble returns the value of hex digit c (0-9, a-f, A-F) and 1, or
+// 0 and 0 for any other byte, with neither a branch nor a table lookup
+// that depends on c: (x-10)>>8 is -1 exactly when x < 10, and
+// ((x-10)^(x-16))>>8 is -1 exactly when 10 <= x < 16.
+func hexNibble(c byte) (byte, int) {
+	num := int(c) ^ '0'
+	isNum := ((num - 10) >> 8) & 1
+	alpha := int(c&^32) - 'A' + 10
+	isAlpha := (((alpha - 10) ^ (alpha - 16)) >> 8) & 1
+	return byte(-isNum&num | -isAlpha&alpha), isNum | isAlpha
 }
 
 // parseUint parses a non-empty decimal number no larger than limit.

@@ -226,3 +226,21 @@ func FuzzParseUAPI(f *testing.F) {
 		}
 	})
 }
+
+// hexNibble against encoding/hex for every byte value.
+func TestHexNibble(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		v, ok := hexNibble(byte(c))
+		want, err := hex.DecodeString(string([]byte{'0', byte(c)}))
+		if (ok == 1) != (err == nil) || ok == 1 && v != want[0] || ok == 0 && v != 0 {
+			t.Errorf("hexNibble(%q) = %d, %d; encoding/hex: %v, %v", byte(c), v, ok, want, err)
+		}
+	}
+	var k [32]byte
+	if !decodeKey(&k, []byte("00FF10aB"+strings.Repeat("0", 56))) || k[0] != 0 || k[1] != 0xff || k[2] != 0x10 || k[3] != 0xab {
+		t.Errorf("decodeKey: %x", k[:4])
+	}
+	if decodeKey(&k, []byte("0g"+strings.Repeat("0", 62))) || isHexKey([]byte("0g"+strings.Repeat("0", 62))) || !isHexKey([]byte(strings.Repeat("F", 64))) {
+		t.Error("a non-hex digit accepted, or upper-case refused")
+	}
+}

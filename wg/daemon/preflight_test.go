@@ -118,7 +118,7 @@ func TestPreflightLocks(t *testing.T) {
 	c2 := *c
 	c2.StateDir = filepath.Join(t.TempDir(), "other")
 	_, _, err = preflight(&c2, cfg)
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "interface kxpre") || !strings.Contains(err.Error(), "pid "+itoa(os.Getpid())) {
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "interface kxpre") || !strings.Contains(err.Error(), "pid "+strconv.Itoa(os.Getpid())) {
 		t.Fatalf("second daemon on the interface: %v", err)
 	}
 	// The same state_dir, another interface: refused too.
@@ -140,8 +140,6 @@ func TestPreflightLocks(t *testing.T) {
 		l.Release()
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestErrorLogBackoff(t *testing.T) {
 	var g errorLog

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/wg"
+	"github.com/kexlab/kexlab/wg/daemon"
 	"github.com/kexlab/kexlab/wg/netlab"
 )
 
@@ -134,23 +135,6 @@ func tail(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// daemonConfig is the daemon's configuration file (package wg/daemon).
-type daemonConfig struct {
-	Interface   string       `json:"interface"`
-	Mode        string       `json:"mode"`
-	StateDir    string       `json:"state_dir"`
-	FreshListen string       `json:"fresh_listen,omitempty"`
-	Peers       []daemonPeer `json:"peers"`
-	KeyFile     string       `json:"key_file,omitempty"`
-	PKCS11      *PKCS11      `json:"pkcs11,omitempty"`
-	TPM         *TPM         `json:"tpm,omitempty"`
-}
-
-type daemonPeer struct {
-	PublicKey string `json:"public_key"`
-	FreshPeer string `json:"fresh_peer,omitempty"`
-}
-
 // statePath is where side s's daemon keeps its state for its peer.
 func statePath(dir string, peer wgtypes.Key) string {
 	return filepath.Join(dir, fmt.Sprintf("%x.state", peer[:]))
@@ -160,9 +144,9 @@ func statePath(dir string, peer wgtypes.Key) string {
 func startDaemon(cfg Config, l *netlab.Lab, s *netlab.Side, src Source, m wg.Mode, dir string) error {
 	peer := l.Other(s)
 	pub := peer.Public()
-	c := daemonConfig{Interface: s.Iface, Mode: m.String(), StateDir: filepath.Join(dir, "state-"+s.Name),
-		Peers:   []daemonPeer{{PublicKey: base64.StdEncoding.EncodeToString(pub[:])}},
-		KeyFile: src.KeyFile, PKCS11: src.PKCS11, TPM: src.TPM}
+	c := daemon.Config{Interface: s.Iface, Mode: m.String(), StateDir: filepath.Join(dir, "state-"+s.Name),
+		Peers:   []daemon.Peer{{PublicKey: base64.StdEncoding.EncodeToString(pub[:])}},
+		KeyFile: src.KeyFile, P11: src.PKCS11, TPM: src.TPM}
 	if s == l.B && src.TPMB != nil {
 		c.TPM = src.TPMB
 	}

@@ -67,6 +67,7 @@ import (
 
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/wg"
+	"github.com/kexlab/kexlab/wg/daemon"
 )
 
 // Defaults of Config.
@@ -123,20 +124,12 @@ type Source struct {
 	TPMB *TPM
 }
 
-// PKCS11 is the daemon configuration's "pkcs11" object.
-type PKCS11 struct {
-	Module     string `json:"module"`
-	TokenLabel string `json:"token_label"`
-	KeyLabel   string `json:"key_label"`
-	PINFile    string `json:"pin_file,omitempty"`
-	PINEnv     string `json:"pin_env,omitempty"`
-}
-
-// TPM is the daemon configuration's "tpm" object.
-type TPM struct {
-	Device string `json:"device"`
-	Blob   string `json:"blob"`
-}
+// PKCS11 and TPM are the daemon configuration's "pkcs11" and "tpm"
+// objects (package wg/daemon).
+type (
+	PKCS11 = daemon.P11Config
+	TPM    = daemon.TPMConfig
+)
 
 // AllModes are the rotator's modes, in the order they are measured.
 var AllModes = []wg.Mode{wg.Timestamp, wg.HashRatchet, wg.HardwareRatchet, wg.Fresh}

@@ -1,6 +1,7 @@
 package wgsoak
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/kexlab/kexlab/bench"
 	"github.com/kexlab/kexlab/wg"
+	"github.com/kexlab/kexlab/wg/daemon"
 )
 
 func TestCheck(t *testing.T) {
@@ -65,5 +67,20 @@ func TestTable(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// The configuration the soak writes is one the daemon accepts.
+func TestDaemonConfigRoundTrip(t *testing.T) {
+	pub := strings.Repeat("Q", 43) + "="
+	c := daemon.Config{Interface: "kx0", Mode: "fresh", StateDir: "/s", FreshListen: "10.0.0.1:51821",
+		Peers: []daemon.Peer{{PublicKey: pub, FreshPeer: "10.0.0.2:51821"}},
+		TPM:   &TPM{Device: "/dev/tpmrm0", Blob: "/b"}}
+	js, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := daemon.Parse(js); err != nil {
+		t.Fatalf("daemon.Parse(%s): %v", js, err)
 	}
 }

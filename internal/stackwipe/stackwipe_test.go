@@ -1,6 +1,7 @@
 package stackwipe
 
 import (
+	"runtime/debug"
 	"testing"
 	"unsafe"
 )
@@ -23,6 +24,10 @@ func keep2(b *[4096]byte) byte { return b[0] }
 // grew first, so the stack does not move and the dead frame's address
 // stays inside it.
 func TestWipe(t *testing.T) {
+	// No garbage collection while the dead frame is read: a collection
+	// could shrink (move) the goroutine's stack and leave the address
+	// pointing into the old copy.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	done := make(chan [2]int)
 	go func() {
 		Wipe() // grow the stack first, so it is not moved below
